@@ -1,0 +1,3 @@
+"""The zombie-table companion: secret dice cup, simultaneous secret votes and the books."""
+
+__version__ = "0.1.0"
