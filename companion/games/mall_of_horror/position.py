@@ -1,0 +1,219 @@
+"""A game as JSON: a position to start from (a game already in progress) and the table's record of a state.
+
+The record has the same shape as a position, so a record taken at the start of a phase can be fed back as a
+position and the game carries on the same. The record is the table's own book, never shown to players as is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from companion.games.base import IllegalAction
+
+from . import prompts
+from .board import BOARD_ZOMBIES, CAPACITY, DECK, DECK_SIZE, LOCATIONS, characters_for
+from .engine import PHASES, advance, new_game
+from .state import Character, Options, State
+
+POSITION_KEYS = {"round", "phase", "chief", "elected", "characters", "zombies", "closed", "hands", "deck",
+                 "destinations", "cup", "played", "hidden"}
+
+
+def start(players: object, options: object = None, position: object = None) -> State:
+    """A new game at placement, or the game described by `position`, advanced to its first decision."""
+    opts = Options.from_json(options)
+    if position is None:
+        return new_game(prompts.check_players(players), opts)
+    return advance(from_position(prompts.check_players(players), opts, position))
+
+
+def from_position(players: tuple[str, ...], options: Options, position: object) -> State:
+    if not isinstance(position, dict):
+        raise IllegalAction("position must be an object")
+    unknown = set(position) - POSITION_KEYS
+    if unknown:
+        raise IllegalAction(f"unknown field(s) in position: {', '.join(sorted(unknown))}")
+    phase = position.get("phase", "truck")
+    if phase not in PHASES:
+        raise IllegalAction(f"position phase must be one of {', '.join(PHASES)}, not {phase!r}")
+    round_ = _int(position.get("round", 1), "round", 1)
+    chief = position.get("chief", players[0])
+    if chief not in players:
+        raise IllegalAction(f"the Chief {chief!r} is not one of the players")
+    elected = position.get("elected", False)
+    if type(elected) is not bool:
+        raise IllegalAction("elected must be true or false")
+
+    closed = position.get("closed", [2] if len(players) <= 4 else [])
+    if not isinstance(closed, list) or not all(type(c) is int and c in LOCATIONS for c in closed):
+        raise IllegalAction("closed must be a list of locations 1 to 6")
+    if 4 in closed:
+        raise IllegalAction("the Parking never closes")
+    closed = frozenset(closed)
+
+    characters = _characters(players, position.get("characters", {}), closed)
+    zombies = _per_location(position.get("zombies", {}), "zombies")
+    hidden = position.get("hidden", {})
+    characters = _hide(characters, hidden)
+
+    hands = {p: 0 for p in players}
+    for p, n in _colour_map(position.get("hands", {}), players, "hands").items():
+        hands[p] = _int(n, f"hands of {p}", 0)
+    played = dict.fromkeys(DECK, 0)
+    for key, n in _object(position.get("played", {}), "played").items():
+        if key not in DECK:
+            raise IllegalAction(f"played: {key!r} is not a card; cards are {', '.join(DECK)}")
+        played[key] = _int(n, f"played {key}", 0)
+        if played[key] > DECK[key]:
+            raise IllegalAction(f"played: there are only {DECK[key]} {key} cards")
+    default_deck = DECK_SIZE - len(players) - sum(played.values())
+    deck = _int(position.get("deck", max(0, default_deck)), "deck", 0)
+    if deck + sum(hands.values()) + sum(played.values()) > DECK_SIZE:
+        raise IllegalAction(f"there are only {DECK_SIZE} action cards: deck + hands + played is more")
+
+    destinations = {}
+    for p, loc in _colour_map(position.get("destinations", {}), players, "destinations").items():
+        if type(loc) is not int or loc not in LOCATIONS:
+            raise IllegalAction(f"destination of {p} must be a location 1 to 6")
+        destinations[p] = loc
+    cup = position.get("cup")
+    if cup is not None:
+        if not isinstance(cup, list) or len(cup) != 4 or not all(type(d) is int and 1 <= d <= 6 for d in cup):
+            raise IllegalAction("cup must be the four zombie dice, e.g. [1, 3, 6, 6]")
+        cup = tuple(cup)
+    if phase not in ("destination", "move", "attack") and (cup is not None or destinations):
+        raise IllegalAction("cup and destinations belong to a position at destination, move or attack")
+    if phase in ("move", "attack"):
+        missing = [p for p in players if p not in destinations]
+        if missing:
+            raise IllegalAction(f"a position at {phase} needs every player's destination; missing: "
+                                f"{', '.join(missing)}")
+
+    state = State(
+        players=players, options=options, chief=chief, characters=characters, zombies=zombies, closed=closed,
+        hands=hands, deck=deck, played=played, round=round_, phase=phase, step="start", elected=elected,
+        cup=cup, lookers=frozenset({chief}) if elected and cup else frozenset(), destinations=destinations,
+    )
+    if phase in ("move", "attack"):
+        # Players already out when the destinations were chosen add a zombie at the end of the round.
+        state = replace(state, zombie_players=frozenset(p for p in players if not state.alive(p)))
+    if not state.alive(chief) and state.characters:
+        raise IllegalAction(f"the Chief {chief} has no character left; the badge passes to a living player")
+    return state
+
+
+def _characters(players: tuple[str, ...], data: object, closed: frozenset[int]) -> tuple[Character, ...]:
+    allowed = characters_for(len(players))
+    result = []
+    for colour, kinds in _colour_map(data, players, "characters").items():
+        for kind, loc in _object(kinds, f"characters of {colour}").items():
+            if kind not in allowed:
+                raise IllegalAction(f"{colour}: {kind!r} is not a character here; characters are "
+                                    f"{', '.join(allowed)}")
+            if type(loc) is not int or loc not in LOCATIONS:
+                raise IllegalAction(f"{colour} {kind}: location must be 1 to 6, not {loc!r}")
+            if loc in closed:
+                raise IllegalAction(f"{colour} {kind} stands in {prompts.place(loc)}, which is closed")
+            result.append(Character(colour, kind, loc))
+    for loc in LOCATIONS:
+        present = sum(c.location == loc for c in result)
+        if CAPACITY[loc] is not None and present > CAPACITY[loc]:
+            raise IllegalAction(f"{prompts.place(loc)} holds {CAPACITY[loc]} characters, not {present}")
+    order = {p: i for i, p in enumerate(players)}
+    return tuple(sorted(result, key=lambda c: (order[c.colour], allowed.index(c.kind))))
+
+
+def _hide(characters: tuple[Character, ...], hidden: object) -> tuple[Character, ...]:
+    wanted = set()
+    for colour, kinds in _object(hidden, "hidden").items():
+        if not isinstance(kinds, list):
+            raise IllegalAction("hidden lists each colour's hidden characters")
+        wanted |= {(colour, k) for k in kinds}
+    living = {(c.colour, c.kind) for c in characters}
+    if wanted - living:
+        raise IllegalAction("hidden names a character that is not alive")
+    return tuple(Character(c.colour, c.kind, c.location, True) if (c.colour, c.kind) in wanted else c
+                 for c in characters)
+
+
+def _per_location(data: object, what: str) -> tuple[int, ...]:
+    counts = [0] * 6
+    for key, n in _object(data, what).items():
+        if key not in {str(loc) for loc in LOCATIONS}:
+            raise IllegalAction(f"{what}: {key!r} is not a location; locations are \"1\" to \"6\"")
+        counts[int(key) - 1] = _int(n, f"{what} at {key}", 0)
+    return tuple(counts)
+
+
+def _colour_map(data: object, players: tuple[str, ...], what: str) -> dict:
+    data = _object(data, what)
+    for colour in data:
+        if colour not in players:
+            raise IllegalAction(f"{what}: {colour!r} is not one of the players")
+    return data
+
+
+def _object(data: object, what: str) -> dict:
+    if not isinstance(data, dict):
+        raise IllegalAction(f"{what} must be an object")
+    return data
+
+
+def _int(value: object, what: str, minimum: int) -> int:
+    if type(value) is not int or value < minimum:
+        raise IllegalAction(f"{what} must be a whole number of at least {minimum}, not {value!r}")
+    return value
+
+
+# -- the record -----------------------------------------------------------------------------------------------
+
+
+def record(state: State) -> dict:
+    """The table's record of a state (replay's output), in the shape of a position."""
+    current = prompts.prompt(state)
+    placed = [c for c in state.characters if c.location]
+    out: dict = {
+        "round": state.round,
+        "phase": state.phase,
+        "chief": state.chief,
+        "elected": state.elected,
+        "characters": {p: {c.kind: c.location for c in placed if c.colour == p} for p in state.players
+                       if any(c.colour == p for c in placed)},
+        "zombies": {str(loc): state.zombies[loc - 1] for loc in LOCATIONS},
+        "closed": sorted(state.closed),
+        "hands": dict(state.hands),
+        "deck": state.deck,
+        "played": dict(state.played),
+        "waiting": list(current.seats) if current else [],
+        "prompt": current.kind if current else None,
+        "options": current.options if current else {},
+        "over": state.over,
+        "scores": {p: state.score(p) for p in state.players},
+        "winners": list(state.winners),
+    }
+    if state.phase == "placement":
+        out["unplaced"] = {p: [c.kind for c in state.of(p) if not c.location] for p in state.players
+                           if any(not c.location for c in state.of(p))}
+    hidden = {p: [c.kind for c in state.of(p) if c.hidden] for p in state.players}
+    if any(hidden.values()):
+        out["hidden"] = {p: kinds for p, kinds in hidden.items() if kinds}
+    if state.destinations:
+        out["destinations"] = dict(state.destinations)
+    if state.cup is not None:
+        out["cup"] = list(state.cup)
+    request = prompts.cup_request(state)
+    if request is not None:
+        out["cup_request"] = {"kind": request.kind, "count": request.count}
+    on_board = sum(state.zombies)
+    if on_board > BOARD_ZOMBIES:
+        out["warnings"] = [f"{on_board} zombies on the board: the box has only {BOARD_ZOMBIES} figures"]
+    return out
+
+
+def position_of(state: State) -> dict:
+    """A position that starts the game again from this state (taken at the start of a phase)."""
+    out = record(state)
+    keep = POSITION_KEYS - {"destinations", "cup"}
+    if state.phase in ("destination", "move", "attack"):
+        keep |= {"destinations", "cup"}
+    return {k: v for k, v in out.items() if k in keep}

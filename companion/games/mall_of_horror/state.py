@@ -1,0 +1,185 @@
+"""The state of a Mall of Horror game: plain frozen values, and the questions one can ask of them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from companion.ballot import Ballot
+from companion.games.base import IllegalAction
+
+from .board import CAPACITY, GUNMAN, LOCATIONS, PINUP, POINTS, TOUGH, rescue_at
+
+
+@dataclass(frozen=True)
+class Options:
+    """The table options a group chooses before the game (defaults are the rules' default rulings)."""
+
+    threats_carry_to_revote: bool = True
+    second_tie_victim: str = "character"  # "character": a random character; "colour": a random colour
+    end_timing: str = "immediate"  # "immediate" or "round_end"
+
+    @classmethod
+    def from_json(cls, data: object) -> Options:
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise IllegalAction("options must be an object, e.g. {\"end_timing\": \"round_end\"}")
+        allowed = {
+            "threats_carry_to_revote": (True, False),
+            "second_tie_victim": ("character", "colour"),
+            "end_timing": ("immediate", "round_end"),
+        }
+        for name, value in data.items():
+            if name not in allowed:
+                raise IllegalAction(f"unknown table option {name!r}; the options are {', '.join(allowed)}")
+            if value not in allowed[name] or type(value) is not type(allowed[name][0]):
+                choices = " or ".join(str(v).lower() if isinstance(v, bool) else repr(v) for v in allowed[name])
+                raise IllegalAction(f"table option {name} must be {choices}, not {value!r}")
+        return cls(**data)
+
+    def to_json(self) -> dict:
+        return {
+            "threats_carry_to_revote": self.threats_carry_to_revote,
+            "second_tie_victim": self.second_tie_victim,
+            "end_timing": self.end_timing,
+        }
+
+
+@dataclass(frozen=True)
+class Character:
+    colour: str
+    kind: str
+    location: int  # 1..6; 0 while not yet placed
+    hidden: bool = False  # hidden by a Hidden card for the rest of the round
+
+
+@dataclass(frozen=True)
+class Vote:
+    purpose: str  # "truck", "chief" or "victim"
+    location: int
+    ballot: Ballot
+    stage: int = 1  # 1: the vote; 2: the re-vote after a first tie
+    threats: Mapping[str, int] = field(default_factory=dict)  # Threats played for this vote
+
+
+@dataclass(frozen=True)
+class Window:
+    """A card window: the seats asked, one after the other, to play cards or pass."""
+
+    kind: str  # "camera" (zombie arrival) or "attack" (before a victim vote)
+    location: int  # the location under attack; 0 for the camera window
+    seats: tuple[str, ...]
+    turn: int = 0
+
+    @property
+    def seat(self) -> str:
+        return self.seats[self.turn]
+
+
+@dataclass(frozen=True)
+class State:
+    players: tuple[str, ...]  # seating order, clockwise
+    options: Options
+    chief: str
+    characters: tuple[Character, ...]  # the living ones (and, during placement, the unplaced ones)
+    zombies: tuple[int, ...]  # zombies at locations 1..6
+    closed: frozenset[int]
+    hands: Mapping[str, int]  # action cards in each player's hand
+    deck: int  # cards in the truck deck
+    played: Mapping[str, int]  # cards that have left the game, by deck entry (see board.DECK)
+    round: int = 0  # 0 during setup
+    phase: str = "placement"  # placement, truck, chief, arrival, destination, move, attack, over
+    step: str = "start"  # where the phase stands; "start" until its first automatic step ran
+    elected: bool = False  # the Chief was elected this round
+    # What this round has decided so far.
+    cup: tuple[int, ...] | None = None  # the four zombie dice, secret until the reveal
+    lookers: frozenset[str] = frozenset()  # seats who may look at the cup before the reveal
+    destinations: Mapping[str, int] = field(default_factory=dict)
+    hardware: Mapping[int, int] = field(default_factory=dict)  # Hardware played at each location
+    threats: Mapping[str, int] = field(default_factory=dict)  # Threats played for the coming vote
+    zombie_players: frozenset[str] = frozenset()  # eliminated players who chose a location this round
+    # Where the phase stands.
+    turn: int = 0  # placement: placements made; move: index into `order`
+    order: tuple[str, ...] = ()  # who moves, in turn
+    dice: tuple[int, ...] | None = None  # the two public placement dice
+    sprint: int | None = None  # where the player moving now sprints to
+    location: int = 0  # the location the attack resolves now
+    vote: Vote | None = None
+    window: Window | None = None
+    victim_colour: str | None = None  # this player chooses which of his characters dies
+    lottery: tuple[tuple[str, str], ...] = ()  # (colour, kind) drawn at random after a second tie
+    searcher: str | None = None  # the truck searcher, about to give a card
+    drawn: int = 0  # cards the truck searcher drew
+    winners: tuple[str, ...] = ()
+
+    # -- questions ------------------------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    def at(self, location: int) -> list[Character]:
+        return [c for c in self.characters if c.location == location]
+
+    def of(self, colour: str) -> list[Character]:
+        return [c for c in self.characters if c.colour == colour]
+
+    def alive(self, colour: str) -> bool:
+        return any(c.colour == colour for c in self.characters)
+
+    def living_players(self) -> list[str]:
+        return [p for p in self.players if self.alive(p)]
+
+    def is_open(self, location: int) -> bool:
+        return location in LOCATIONS and location not in self.closed
+
+    def has_room(self, location: int) -> bool:
+        capacity = CAPACITY[location]
+        return capacity is None or len(self.at(location)) < capacity
+
+    def clockwise(self, start: str | None = None) -> list[str]:
+        """All players, clockwise from `start` (the Chief by default)."""
+        i = self.players.index(start or self.chief)
+        return list(self.players[i:] + self.players[:i])
+
+    def defence(self, location: int) -> int:
+        present = self.at(location)
+        return len(present) + sum(c.kind == TOUGH for c in present) + self.hardware.get(location, 0)
+
+    def breached(self, location: int) -> bool:
+        zombies = self.zombies[location - 1]
+        if location == 6 and zombies >= 4:
+            return True
+        return zombies >= self.defence(location)
+
+    def visible_colours(self, location: int) -> list[str]:
+        """Players with a non-hidden character at the location, clockwise from the Chief."""
+        present = {c.colour for c in self.at(location) if not c.hidden}
+        return [p for p in self.clockwise() if p in present]
+
+    def vote_weight(self, colour: str, location: int) -> int:
+        mine = [c for c in self.at(location) if c.colour == colour and not c.hidden]
+        return len(mine) + sum(c.kind == GUNMAN for c in mine)
+
+    def score(self, colour: str) -> int:
+        return sum(POINTS[c.kind] for c in self.characters if c.colour == colour)
+
+    def rescued(self) -> bool:
+        """Rescue: every living character in one location other than Parking, or few enough alive."""
+        places = {c.location for c in self.characters}
+        if len(self.characters) <= rescue_at(len(self.players)):
+            return True
+        return len(places) == 1 and 4 not in places
+
+    def most(self, location_counts: dict[int, int]) -> int | None:
+        """The one location with strictly the most, or None on a tie (or when there is nothing)."""
+        top = max(location_counts.values(), default=0)
+        leaders = [loc for loc, n in location_counts.items() if n == top]
+        return leaders[0] if top > 0 and len(leaders) == 1 else None
+
+    def pinups(self) -> dict[int, int]:
+        return {loc: sum(c.kind == PINUP for c in self.at(loc)) for loc in LOCATIONS}
+
+    def crowds(self) -> dict[int, int]:
+        return {loc: len(self.at(loc)) for loc in LOCATIONS}
