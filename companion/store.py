@@ -122,7 +122,7 @@ class EventStore:
         ours = [sidecar for sidecar in sidecars if not sidecar.exists()]
         try:
             # Read-only: not even SQLite's own recovery (a checkpoint on close) may touch a stranger's file.
-            db = sqlite3.connect(self.path); db.execute("PRAGMA journal_mode=WAL")
+            db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
             try:
                 return self._check(db)
             finally:

@@ -29,7 +29,7 @@ from .board import (
     card_key,
     characters_for,
 )
-from .state import Character, Options, State, Vote, Window
+from .state import Character, Options, State, Vote, Window, evolve
 
 PHASES = ("truck", "chief", "arrival", "destination", "move", "attack")
 
@@ -120,20 +120,20 @@ def _on_roll(state: State, dice: object) -> State:
         raise IllegalAction(f"the cup must roll {request.count} dice with values 1 to 6, not {dice!r}")
     dice = tuple(dice)
     if state.phase == "placement" and state.step == "roll":
-        return replace(state, dice=dice, step="place")
+        return evolve(state, dice=dice, step="place")
     if state.phase == "placement" and state.step == "zombies":
         zombies = list(state.zombies)
         for d in dice:
             if state.is_open(d):
                 zombies[d - 1] += 1
-        return replace(state, zombies=tuple(zombies), round=1, phase="truck", step="start", dice=None)
+        return evolve(state, zombies=tuple(zombies), round=1, phase="truck", step="start", dice=None)
     # The four zombie dice, rolled in secret.
     lookers = frozenset({state.chief}) if state.elected else frozenset()
     if state.phase in ("destination", "move"):  # a position entered without the dice
-        return replace(state, cup=dice, lookers=lookers, step="start")
+        return evolve(state, cup=dice, lookers=lookers, step="start")
     seats = [p for p in state.clockwise() if state.hands[p] > 0 and p not in lookers]
     window = Window("camera", 0, tuple(seats)) if seats else None
-    return replace(state, cup=dice, lookers=lookers, window=window, step="window" if window else "done")
+    return evolve(state, cup=dice, lookers=lookers, window=window, step="window" if window else "done")
 
 
 def _on_pick(state: State, index: object) -> State:
@@ -144,9 +144,9 @@ def _on_pick(state: State, index: object) -> State:
         raise IllegalAction(f"a random pick must be a whole number from 0 to {request.count - 1}")
     if state.options.second_tie_victim == "colour":
         colour = state.lottery[index][0]
-        return replace(state, lottery=(), victim_colour=colour, step="victim")
+        return evolve(state, lottery=(), victim_colour=colour, step="victim")
     colour, kind = state.lottery[index]
-    return _kill(replace(state, lottery=()), colour, kind)
+    return _kill(evolve(state, lottery=()), colour, kind)
 
 
 # -- answers --------------------------------------------------------------------------------------------------
@@ -159,10 +159,10 @@ def _on_action(state: State, action: dict) -> State:
     if "vote" in action:
         ballot = state.vote.ballot.cast(seat, action["vote"])
         vote = replace(state.vote, ballot=ballot)
-        return _reveal(state, vote) if ballot.complete else replace(state, vote=vote)
+        return _reveal(state, vote) if ballot.complete else evolve(state, vote=vote)
     if "give" in action:
         hands = {**state.hands, action["give"]: state.hands[action["give"]] + 1}
-        return replace(state, hands=hands, searcher=None, drawn=0, phase="chief", step="start")
+        return evolve(state, hands=hands, searcher=None, drawn=0, phase="chief", step="start")
     if "play" in action:
         return _play(state, seat, action)
     if "pass" in action:
@@ -182,19 +182,19 @@ def _place(state: State, seat: str, kind: str, location: int) -> State:
     characters = tuple(
         replace(c, location=location) if (c.colour, c.kind) == (seat, kind) else c for c in state.characters
     )
-    state = replace(state, characters=characters, dice=None, turn=state.turn + 1)
+    state = evolve(state, characters=characters, dice=None, turn=state.turn + 1)
     if all(c.location for c in characters):
-        return replace(state, step="zombies", turn=0)
-    return replace(state, step="roll")
+        return evolve(state, step="zombies", turn=0)
+    return evolve(state, step="roll")
 
 
 def _choose_destination(state: State, seat: str, location: int) -> State:
     destinations = {**state.destinations, seat: location}
     if state.step == "chief":
-        return replace(state, destinations=destinations, step="secret")
+        return evolve(state, destinations=destinations, step="secret")
     if all(p in destinations for p in state.players):
-        return replace(state, destinations=destinations, phase="move", step="start")
-    return replace(state, destinations=destinations)
+        return evolve(state, destinations=destinations, phase="move", step="start")
+    return evolve(state, destinations=destinations)
 
 
 def _move(state: State, seat: str, kind: str) -> State:
@@ -204,44 +204,44 @@ def _move(state: State, seat: str, kind: str) -> State:
         if not state.is_open(target) or not state.has_room(target):
             target = PARKING  # full or fallen: the character runs to the Parking (or stays there)
         mover_moved = replace(mover, location=target)
-        state = replace(state, characters=tuple(mover_moved if c is mover else c for c in state.characters))
-    state = replace(state, sprint=None, turn=state.turn + 1, step="move")
+        state = evolve(state, characters=tuple(mover_moved if c is mover else c for c in state.characters))
+    state = evolve(state, sprint=None, turn=state.turn + 1, step="move")
     return _end_if_rescued(state, "immediate")
 
 
 def _play(state: State, seat: str, action: dict) -> State:
     kind = action["play"]
     key = card_key(kind, action.get("kills", 0))
-    state = replace(
+    state = evolve(
         state,
         hands={**state.hands, seat: state.hands[seat] - 1},
         played={**state.played, key: state.played[key] + 1},
     )
     if kind == CAMERA:
-        return replace(state, lookers=state.lookers | {seat})
+        return evolve(state, lookers=state.lookers | {seat})
     if kind == SPRINT:
-        return replace(state, sprint=action["go"], step="sprint")
+        return evolve(state, sprint=action["go"], step="sprint")
     location = state.window.location
     if kind == THREAT:
-        return replace(state, threats={**state.threats, seat: state.threats.get(seat, 0) + 1})
+        return evolve(state, threats={**state.threats, seat: state.threats.get(seat, 0) + 1})
     if kind == HARDWARE:
-        return replace(state, hardware={**state.hardware, location: state.hardware.get(location, 0) + 1})
+        return evolve(state, hardware={**state.hardware, location: state.hardware.get(location, 0) + 1})
     if kind == HIDDEN:
         who = (seat, action["character"])
         characters = tuple(replace(c, hidden=True) if (c.colour, c.kind) == who else c for c in state.characters)
-        return replace(state, characters=characters)
+        return evolve(state, characters=characters)
     if kind == WEAPON:
         zombies = list(state.zombies)
         zombies[location - 1] = max(0, zombies[location - 1] - action["kills"])
-        return replace(state, zombies=tuple(zombies))
+        return evolve(state, zombies=tuple(zombies))
     raise AssertionError(kind)
 
 
 def _next_in_window(state: State) -> State:
     window = state.window
     if window.turn + 1 < len(window.seats):
-        return replace(state, window=replace(window, turn=window.turn + 1))
-    return replace(state, window=None, step="done" if window.kind == "camera" else "after_window")
+        return evolve(state, window=replace(window, turn=window.turn + 1))
+    return evolve(state, window=None, step="done" if window.kind == "camera" else "after_window")
 
 
 # -- votes ----------------------------------------------------------------------------------------------------
@@ -254,28 +254,28 @@ def _start_vote(state: State, purpose: str, location: int) -> State:
         return _vote_won(state, purpose, location, candidates[0])
     weights = {p: state.vote_weight(p, location) + state.threats.get(p, 0) for p in candidates}
     vote = Vote(purpose, location, Ballot(tuple(candidates), weights), 1, dict(state.threats))
-    return replace(state, vote=vote, threats={}, step="vote")
+    return evolve(state, vote=vote, threats={}, step="vote")
 
 
 def _reveal(state: State, vote: Vote) -> State:
     leaders = vote.ballot.leaders()
-    state = replace(state, vote=None)
+    state = evolve(state, vote=None)
     if len(leaders) == 1:
         return _vote_won(state, vote.purpose, vote.location, leaders[0])
     if vote.stage == 1:
-        return replace(state, vote=_revote(state, vote, leaders), step="vote")
+        return evolve(state, vote=_revote(state, vote, leaders), step="vote")
     # Second tie.
     if vote.purpose == "truck":
-        return replace(state, phase="chief", step="start")
+        return evolve(state, phase="chief", step="start")
     if vote.purpose == "chief":
-        return replace(state, elected=False, phase="arrival", step="start")
+        return evolve(state, elected=False, phase="arrival", step="start")
     if state.options.second_tie_victim == "colour":
         lottery = tuple((colour, "") for colour in leaders)
     else:
         lottery = tuple(
             (c.colour, c.kind) for p in leaders for c in state.of(p) if c.location == vote.location and not c.hidden
         )
-    return replace(state, lottery=lottery, step="pick")
+    return evolve(state, lottery=lottery, step="pick")
 
 
 def _revote(state: State, vote: Vote, tied: tuple[str, ...]) -> Vote:
@@ -294,13 +294,13 @@ def _vote_won(state: State, purpose: str, location: int, winner: str) -> State:
     if purpose == "truck":
         drawn = min(3, state.deck)
         hands = {**state.hands, winner: state.hands[winner] + 1}
-        state = replace(state, hands=hands, deck=state.deck - min(drawn, 2))  # a third card goes back under
+        state = evolve(state, hands=hands, deck=state.deck - min(drawn, 2))  # a third card goes back under
         if drawn >= 2:
-            return replace(state, searcher=winner, drawn=drawn, step="gift")
-        return replace(state, phase="chief", step="start")
+            return evolve(state, searcher=winner, drawn=drawn, step="gift")
+        return evolve(state, phase="chief", step="start")
     if purpose == "chief":
-        return replace(state, chief=winner, elected=True, phase="arrival", step="start")
-    return replace(state, victim_colour=winner, step="victim")
+        return evolve(state, chief=winner, elected=True, phase="arrival", step="start")
+    return evolve(state, victim_colour=winner, step="victim")
 
 
 # -- deaths and the end ---------------------------------------------------------------------------------------
@@ -316,9 +316,9 @@ def _kill(state: State, colour: str, kind: str) -> State:
     else:
         zombies[victim.location - 1] = 0  # after the feast all the zombies there leave
         step = "next"
-    state = replace(state, characters=characters, zombies=tuple(zombies), victim_colour=None, step=step)
+    state = evolve(state, characters=characters, zombies=tuple(zombies), victim_colour=None, step=step)
     if not state.alive(state.chief):
-        state = replace(state, chief=_next_living(state, state.chief))
+        state = evolve(state, chief=_next_living(state, state.chief))
     return _end_if_rescued(state, "immediate")
 
 
@@ -341,7 +341,7 @@ def finish(state: State) -> State:
     """The end: the highest score wins; a tie goes to the most cards in hand; still tied, it is shared."""
     best = max((state.score(p), state.hands[p]) for p in state.players)
     winners = tuple(p for p in state.players if (state.score(p), state.hands[p]) == best)
-    return replace(state, phase="over", step="over", winners=winners, vote=None, window=None)
+    return evolve(state, phase="over", step="over", winners=winners, vote=None, window=None)
 
 
 # -- automatic steps ------------------------------------------------------------------------------------------
@@ -359,41 +359,41 @@ def _auto(state: State) -> State | None:
 
 
 def _truck_start(state: State) -> State:
-    state = replace(state, elected=False)
+    state = evolve(state, elected=False)
     if state.deck == 0 or not state.visible_colours(PARKING):
-        return replace(state, phase="chief", step="start")
+        return evolve(state, phase="chief", step="start")
     return _start_vote(state, "truck", PARKING)
 
 
 def _chief_start(state: State) -> State:
     if not state.is_open(SECURITY_HQ) or not state.visible_colours(SECURITY_HQ):
-        return replace(state, elected=False, phase="arrival", step="start")
+        return evolve(state, elected=False, phase="arrival", step="start")
     return _start_vote(state, "chief", SECURITY_HQ)
 
 
 def _arrival_start(state: State) -> State:
-    return replace(state, step="roll")
+    return evolve(state, step="roll")
 
 
 def _arrival_done(state: State) -> State:
-    return replace(state, phase="destination", step="start")
+    return evolve(state, phase="destination", step="start")
 
 
 def _destination_start(state: State) -> State:
     if state.cup is None:
-        return replace(state, step="roll")  # a position entered without the dice: roll them now
+        return evolve(state, step="roll")  # a position entered without the dice: roll them now
     zombie_players = frozenset(p for p in state.players if not state.alive(p))
     step = "chief" if state.elected and state.chief not in state.destinations else "secret"
-    state = replace(state, zombie_players=zombie_players, step=step)
+    state = evolve(state, zombie_players=zombie_players, step=step)
     if step == "secret" and all(p in state.destinations for p in state.players):
-        return replace(state, phase="move", step="start")
+        return evolve(state, phase="move", step="start")
     return state
 
 
 def _move_start(state: State) -> State:
     """Reveal the destinations, then the dice: one zombie per die, then empty locations may fall."""
     if state.cup is None:
-        return replace(state, step="roll")
+        return evolve(state, step="roll")
     zombies = list(state.zombies)
     for d in state.cup:
         if state.is_open(d):
@@ -404,14 +404,14 @@ def _move_start(state: State) -> State:
             closed.add(loc)
             zombies[loc - 1] = 0
     order = tuple(p for p in state.clockwise() if state.alive(p))
-    return replace(state, zombies=tuple(zombies), closed=frozenset(closed), order=order, turn=0, step="move")
+    return evolve(state, zombies=tuple(zombies), closed=frozenset(closed), order=order, turn=0, step="move")
 
 
 def _move_turn(state: State) -> State | None:
     if state.turn >= len(state.order):
-        return replace(state, phase="attack", step="start", order=(), turn=0)
+        return evolve(state, phase="attack", step="start", order=(), turn=0)
     if not prompts.move_options(state, state.order[state.turn]):
-        return replace(state, turn=state.turn + 1)  # nothing of his can move
+        return evolve(state, turn=state.turn + 1)  # nothing of his can move
     return None
 
 
@@ -422,7 +422,7 @@ def _attack_start(state: State) -> State:
         loc = state.most(counts)
         if loc is not None:
             zombies[loc - 1] += 1
-    return replace(state, zombies=tuple(zombies), location=1, step="breach")
+    return evolve(state, zombies=tuple(zombies), location=1, step="breach")
 
 
 def _breach(state: State) -> State:
@@ -431,24 +431,24 @@ def _breach(state: State) -> State:
     if loc > 6:
         return _round_end(state)
     if not state.is_open(loc) or not state.at(loc):
-        return replace(state, step="next")
+        return evolve(state, step="next")
     if loc == PARKING:
         if state.zombies[loc - 1] == 0 or not state.visible_colours(loc):
-            return replace(state, step="next")
+            return evolve(state, step="next")
     elif not state.breached(loc):
-        return replace(state, step="next")
+        return evolve(state, step="next")
     present = {c.colour for c in state.at(loc)}
     seats = tuple(p for p in state.clockwise() if p in present and state.hands[p] > 0)
     if not seats:
-        return replace(state, step="after_window")
-    return replace(state, window=Window("attack", loc, seats), step="window")
+        return evolve(state, step="after_window")
+    return evolve(state, window=Window("attack", loc, seats), step="window")
 
 
 def _after_window(state: State) -> State:
     loc = state.location
     still = state.zombies[loc - 1] > 0 if loc == PARKING else state.breached(loc)
     if not still or not state.visible_colours(loc):
-        return replace(state, step="next", threats={})  # no breach, or everyone there is hidden
+        return evolve(state, step="next", threats={})  # no breach, or everyone there is hidden
     return _start_vote(state, "victim", loc)
 
 
@@ -457,8 +457,8 @@ def _next_location(state: State) -> State:
     if loc == PARKING:
         zombies = list(state.zombies)
         zombies[PARKING - 1] = 0  # the Parking's zombies leave, even if they ate nobody
-        state = replace(state, zombies=tuple(zombies))
-    return replace(state, location=loc + 1, step="breach", threats={})
+        state = evolve(state, zombies=tuple(zombies))
+    return evolve(state, location=loc + 1, step="breach", threats={})
 
 
 def _round_end(state: State) -> State:
@@ -468,10 +468,10 @@ def _round_end(state: State) -> State:
         loc = state.destinations.get(p)
         if loc and state.is_open(loc):
             zombies[loc - 1] += 1
-    state = replace(state, zombies=tuple(zombies))
+    state = evolve(state, zombies=tuple(zombies))
     if state.rescued():
         return finish(state)
-    return replace(
+    return evolve(
         state,
         round=state.round + 1,
         phase="truck",

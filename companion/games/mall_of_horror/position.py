@@ -13,7 +13,7 @@ from companion.games.base import IllegalAction
 from . import prompts
 from .board import BOARD_ZOMBIES, CAPACITY, DECK, DECK_SIZE, LOCATIONS, characters_for
 from .engine import PHASES, advance, new_game
-from .state import Character, Options, State
+from .state import Character, Options, State, evolve
 
 POSITION_KEYS = {"round", "phase", "chief", "elected", "characters", "zombies", "closed", "hands", "deck",
                  "destinations", "cup", "played", "hidden"}
@@ -96,7 +96,7 @@ def from_position(players: tuple[str, ...], options: Options, position: object) 
     )
     if phase in ("move", "attack"):
         # Players already out when the destinations were chosen add a zombie at the end of the round.
-        state = replace(state, zombie_players=frozenset(p for p in players if not state.alive(p)))
+        state = evolve(state, zombie_players=frozenset(p for p in players if not state.alive(p)))
     if not state.alive(chief) and state.characters:
         raise IllegalAction(f"the Chief {chief} has no character left; the badge passes to a living player")
     return state

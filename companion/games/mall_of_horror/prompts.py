@@ -70,6 +70,13 @@ def who(kind: str) -> str:
 
 def prompt(state: State) -> Prompt | None:
     """What the state waits for from players, or None (the cup rolls, or the game is over)."""
+    cache = state.__dict__
+    if "_prompt" not in cache:  # states never change, so the prompt is worked out once per state
+        cache["_prompt"] = _prompt(state)
+    return cache["_prompt"]
+
+
+def _prompt(state: State) -> Prompt | None:
     step = state.step
     if state.over:
         return None
@@ -235,7 +242,11 @@ def check(state: State, action: object) -> dict:
     seat = action["seat"]
     if seat not in state.players:
         raise IllegalAction(f"{seat!r} is not playing; the players are {', '.join(state.players)}")
-    if action in options_for(state, seat):
+    current = prompt(state)
+    legal = current.options.get(seat) if current else None
+    if legal is None:
+        legal = options_for(state, seat)  # a voter changing his ballot is no longer listed as waiting
+    if action in legal:
         return action
     raise IllegalAction(explain(state, seat, action))
 

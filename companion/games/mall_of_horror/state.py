@@ -183,3 +183,17 @@ class State:
 
     def crowds(self) -> dict[int, int]:
         return {loc: len(self.at(loc)) for loc in LOCATIONS}
+
+
+_STATE_FIELDS = frozenset(State.__dataclass_fields__)
+
+
+def evolve(state: State, **changes: object) -> State:
+    """`dataclasses.replace` for State, without re-running __init__: the engine makes thousands per game."""
+    if not changes.keys() <= _STATE_FIELDS:
+        raise TypeError(f"State has no field(s) {sorted(changes.keys() - _STATE_FIELDS)}")
+    new = object.__new__(State)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.pop("_prompt", None)  # a cached prompt belongs to the old state
+    new.__dict__.update(changes)
+    return new

@@ -1,0 +1,67 @@
+"""Helpers for Mall of Horror tests: set up a position, give answers, roll the cup."""
+
+from __future__ import annotations
+
+from companion.games import mall_of_horror as mall
+from companion.games.mall_of_horror import prompts
+from companion.games.mall_of_horror.state import State
+
+FOUR = ("red", "blue", "yellow", "green")
+
+
+def game(players=FOUR, options=None, **position) -> State:
+    """The game at the start of `phase` (default: truck) with the given position fields."""
+    position.setdefault("phase", "truck")
+    return mall.start(list(players), options, position)
+
+
+def act(state: State, *actions: dict) -> State:
+    for action in actions:
+        state = mall.apply(state, mall.decide(state, action)[0])
+    return state
+
+
+def roll(state: State, *dice: int) -> State:
+    return mall.apply(state, {"roll": list(dice)})
+
+
+def pick(state: State, index: int) -> State:
+    return mall.apply(state, {"pick": index})
+
+
+def vote(state: State, **ballots: str) -> State:
+    """Everyone named votes (red="blue" means Red votes for Blue)."""
+    for seat, colour in ballots.items():
+        state = act(state, {"seat": seat, "vote": colour})
+    return state
+
+
+def passes(state: State) -> State:
+    """Every seat asked in the current card window passes."""
+    while state.step == "window":
+        seat = state.window.seat
+        state = act(state, {"seat": seat, "pass": True})
+    return state
+
+
+def waiting(state: State) -> tuple[str, ...]:
+    current = prompts.prompt(state)
+    return current.seats if current else ()
+
+
+def kind(state: State) -> str | None:
+    current = prompts.prompt(state)
+    return current.kind if current else None
+
+
+def options(state: State, seat: str) -> list[dict]:
+    current = prompts.prompt(state)
+    return current.options.get(seat, []) if current else []
+
+
+def where(state: State, colour: str) -> dict[str, int]:
+    return {c.kind: c.location for c in state.of(colour)}
+
+
+def zombies(state: State) -> dict[int, int]:
+    return {loc: state.zombies[loc - 1] for loc in range(1, 7)}
