@@ -41,8 +41,9 @@ def every_state(players, options, events):
     state = mall.start(players, options)
     yield state
     for event in events:
-        for state in engine.steps(engine.apply_one(state, event)):
-            yield state
+        for step in engine.steps(engine.apply_one(state, event)):
+            yield step
+            state = step
 
 
 def assert_sound(state) -> None:

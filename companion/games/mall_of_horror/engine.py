@@ -81,9 +81,10 @@ def apply_one(state: State, event: dict) -> State:
 
 def advance(state: State) -> State:
     """Run automatic steps (and forced choices) until the state waits for a decision or the cup."""
-    for state in steps(state):
+    last = state
+    for last in steps(state):  # noqa: B007 — only the final state is wanted
         pass
-    return state
+    return last
 
 
 def steps(state: State):

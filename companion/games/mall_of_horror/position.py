@@ -6,8 +6,6 @@ position and the game carries on the same. The record is the table's own book, n
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from companion.games.base import IllegalAction
 
 from . import prompts
