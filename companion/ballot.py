@@ -7,7 +7,7 @@ leaders. What a tie means is the game's business: the ballot only says who is ti
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 
 class BallotError(ValueError):
@@ -26,7 +26,7 @@ class Ballot:
         if candidate not in self.candidates:
             names = ", ".join(c.title() for c in self.candidates)
             raise BallotError(f"{candidate.title()} is not a candidate; vote for one of {names}")
-        return replace(self, ballots={**self.ballots, voter: candidate})
+        return Ballot(self.candidates, self.weights, {**self.ballots, voter: candidate})
 
     @property
     def missing(self) -> tuple[str, ...]:

@@ -7,8 +7,6 @@ deterministic: the same events always fold to the same state.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from companion.ballot import Ballot
 from companion.games.base import IllegalAction
 
@@ -159,7 +157,8 @@ def _on_action(state: State, action: dict) -> State:
         return _reveal(state, state.vote)
     if "vote" in action:
         ballot = state.vote.ballot.cast(seat, action["vote"])
-        vote = replace(state.vote, ballot=ballot)
+        old = state.vote
+        vote = Vote(old.purpose, old.location, ballot, old.stage, old.threats)
         return _reveal(state, vote) if ballot.complete else evolve(state, vote=vote)
     if "give" in action:
         hands = {**state.hands, action["give"]: state.hands[action["give"]] + 1}
@@ -181,7 +180,7 @@ def _on_action(state: State, action: dict) -> State:
 
 def _place(state: State, seat: str, kind: str, location: int) -> State:
     characters = tuple(
-        replace(c, location=location) if (c.colour, c.kind) == (seat, kind) else c for c in state.characters
+        Character(seat, kind, location) if (c.colour, c.kind) == (seat, kind) else c for c in state.characters
     )
     state = evolve(state, characters=characters, dice=None, turn=state.turn + 1)
     if all(c.location for c in characters):
@@ -204,7 +203,7 @@ def _move(state: State, seat: str, kind: str) -> State:
     if mover.location != target:
         if not state.is_open(target) or not state.has_room(target):
             target = PARKING  # full or fallen: the character runs to the Parking (or stays there)
-        mover_moved = replace(mover, location=target)
+        mover_moved = Character(mover.colour, mover.kind, target, mover.hidden)
         state = evolve(state, characters=tuple(mover_moved if c is mover else c for c in state.characters))
     state = evolve(state, sprint=None, turn=state.turn + 1, step="move")
     return _end_if_rescued(state, "immediate")
@@ -229,7 +228,9 @@ def _play(state: State, seat: str, action: dict) -> State:
         return evolve(state, hardware={**state.hardware, location: state.hardware.get(location, 0) + 1})
     if kind == HIDDEN:
         who = (seat, action["character"])
-        characters = tuple(replace(c, hidden=True) if (c.colour, c.kind) == who else c for c in state.characters)
+        characters = tuple(
+            Character(c.colour, c.kind, c.location, True) if (c.colour, c.kind) == who else c for c in state.characters
+        )
         return evolve(state, characters=characters)
     if kind == WEAPON:
         zombies = list(state.zombies)
@@ -241,7 +242,7 @@ def _play(state: State, seat: str, action: dict) -> State:
 def _next_in_window(state: State) -> State:
     window = state.window
     if window.turn + 1 < len(window.seats):
-        return evolve(state, window=replace(window, turn=window.turn + 1))
+        return evolve(state, window=Window(window.kind, window.location, window.seats, window.turn + 1))
     return evolve(state, window=None, step="done" if window.kind == "camera" else "after_window")
 
 
@@ -288,7 +289,7 @@ def _revote(state: State, vote: Vote, tied: tuple[str, ...]) -> Vote:
     for p in state.clockwise():
         if p not in weights and p not in present:
             weights[p] = 1
-    return replace(vote, ballot=Ballot(tied, weights), stage=2)
+    return Vote(vote.purpose, vote.location, Ballot(tied, weights), 2, vote.threats)
 
 
 def _vote_won(state: State, purpose: str, location: int, winner: str) -> State:
@@ -485,7 +486,7 @@ def _round_end(state: State) -> State:
         threats={},
         zombie_players=frozenset(),
         location=0,
-        characters=tuple(replace(c, hidden=False) if c.hidden else c for c in state.characters),
+        characters=tuple(Character(c.colour, c.kind, c.location) if c.hidden else c for c in state.characters),
     )
 
 

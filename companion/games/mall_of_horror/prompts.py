@@ -141,8 +141,10 @@ def cup_request(state: State) -> CupRequest | None:
 
 def forced_action(state: State) -> dict | None:
     """The answer taken for a seat that has exactly one legal answer (a secret vote is never forced)."""
+    if state.step in ("vote", "roll", "pick") or state.over:
+        return None
     p = prompt(state)
-    if p is None or p.kind == "ballot":
+    if p is None:
         return None
     for answers in p.options.values():
         if len(answers) == 1:

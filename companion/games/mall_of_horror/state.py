@@ -192,8 +192,9 @@ def evolve(state: State, **changes: object) -> State:
     """`dataclasses.replace` for State, without re-running __init__: the engine makes thousands per game."""
     if not changes.keys() <= _STATE_FIELDS:
         raise TypeError(f"State has no field(s) {sorted(changes.keys() - _STATE_FIELDS)}")
+    fields = state.__dict__.copy()
+    fields.pop("_prompt", None)  # a cached prompt belongs to the old state
+    fields.update(changes)
     new = object.__new__(State)
-    new.__dict__.update(state.__dict__)
-    new.__dict__.pop("_prompt", None)  # a cached prompt belongs to the old state
-    new.__dict__.update(changes)
+    object.__setattr__(new, "__dict__", fields)
     return new
