@@ -16,6 +16,13 @@ def main(argv: list[str] | None = None) -> int:
 
     replay = commands.add_parser("replay", help="play a script of actions and print the resulting state as JSON")
     replay.add_argument("script", help="the script (JSON): game, players, options, position, dice, actions")
+    replay.add_argument("--db", help="also store the game in this save file (SQLite), to resume it later")
+
+    resume = commands.add_parser("resume", help="print the unfinished game in a save file, as replay does")
+    resume.add_argument("--db", help="the save file (default: the companion's own, in the user data directory)")
+
+    history = commands.add_parser("history", help="list the finished games in a save file")
+    history.add_argument("--db", help="the save file (default: the companion's own)")
 
     bench = commands.add_parser("bench", help="measure speed and print figures")
     bench.add_argument("what", choices=["rules"], help="what to measure")
@@ -25,7 +32,11 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parser.parse_args(argv)
     if args.command == "replay":
-        return _replay(args.script)
+        return _replay(args.script, args.db)
+    if args.command == "resume":
+        return _resume(args.db)
+    if args.command == "history":
+        return _history(args.db)
     if args.command == "bench":
         from companion.bench import bench_rules
 
@@ -35,14 +46,69 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _replay(path: str) -> int:
-    from companion.replay import ReplayError, load_script, play
+def _open_store(path: str | None):
+    from companion.store import EventStore, StoreError, default_db_path
 
     try:
-        result = play(load_script(path))
+        return EventStore(path or default_db_path())
+    except StoreError as error:
+        print(f"companion: {error}", file=sys.stderr)
+        return None
+
+
+def _print_json(data: dict) -> None:
+    json.dump(data, sys.stdout, ensure_ascii=False, indent=1)
+    sys.stdout.write("\n")
+
+
+def _replay(path: str, db: str | None) -> int:
+    from companion.replay import ReplayError, load_script, play
+
+    store = _open_store(db) if db else None
+    if db and store is None:
+        return 2
+    try:
+        table = play(load_script(path), store)
     except ReplayError as error:
         print(f"companion replay: {error}", file=sys.stderr)
         return 2
-    json.dump(result.rules.record(result.state), sys.stdout, ensure_ascii=False, indent=1)
-    sys.stdout.write("\n")
+    finally:
+        if store is not None:
+            store.close()
+    _print_json(table.record())
+    return 0
+
+
+def _resume(db: str | None) -> int:
+    from companion.table import Table, TableError
+
+    store = _open_store(db)
+    if store is None:
+        return 2
+    with store:
+        table = Table(store, roll_when_asked=False)
+        try:
+            record = table.resume()
+        except TableError as error:
+            print(f"companion resume: {error}", file=sys.stderr)
+            return 2
+        if record is None:
+            print(f"companion resume: no unfinished game in {store.path}", file=sys.stderr)
+            return 1
+        _print_json(table.record())
+    return 0
+
+
+def _history(db: str | None) -> int:
+    store = _open_store(db)
+    if store is None:
+        return 2
+    with store:
+        games = store.history()
+        if not games:
+            print("no finished games yet")
+        for game in games:
+            winners = ", ".join(game.winners or ())
+            print(f"{game.finished:%Y-%m-%d %H:%M}  {game.game}  {', '.join(game.players)}  "
+                  f"won by {winners} after {game.rounds} round(s)")
     return 0

@@ -1,28 +1,24 @@
-"""`companion replay SCRIPT.json`: play a script of actions and dice from a start or a position."""
+"""`companion replay SCRIPT.json`: play a script of actions and dice from a start or a position.
+
+The script is played through a real Table (with a save file when `--db` is given), so a replayed game is
+stored exactly like one played at the table and can be resumed.
+"""
 
 from __future__ import annotations
 
 import json
-import secrets
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
-from companion.games import get_game
+from companion.cup import DiceCup
 from companion.games.base import IllegalAction
+from companion.store import EventStore
+from companion.table import Table, TableError
 
 SCRIPT_KEYS = {"game", "players", "options", "position", "dice", "picks", "actions"}
 
 
 class ReplayError(Exception):
     """A script that cannot be played; the message is one line that names the failing action."""
-
-
-@dataclass
-class Replay:
-    rules: object
-    state: object
-    events: list[dict]
 
 
 def load_script(path: str | Path) -> dict:
@@ -39,65 +35,56 @@ def load_script(path: str | Path) -> dict:
     return script
 
 
-def play(script: dict, on_event: Callable[[dict], None] | None = None) -> Replay:
-    """Play the script; each accepted event is passed to on_event (the store, for instance)."""
+def play(script: dict, store: EventStore | None = None) -> Table:
+    """Play the script on a table; the scripted dice and picks come first, then the real cup."""
     unknown = set(script) - SCRIPT_KEYS
     if unknown:
         raise ReplayError(f"unknown field(s) in script: {', '.join(sorted(unknown))}")
+    dice, picks, actions = _list(script, "dice"), _list(script, "picks"), _list(script, "actions")
     try:
-        rules = get_game(script.get("game", "mall-of-horror"))
-        state = rules.start(script.get("players"), script.get("options"), script.get("position"))
-    except IllegalAction as error:
+        cup = DiceCup(scripted=[_dice(roll, i) for i, roll in enumerate(dice)], picks=picks)
+    except (ValueError, TypeError) as error:
+        raise ReplayError(f"dice: {error}") from None
+    table = Table(store, cup, roll_when_asked=False)
+    try:
+        table.new_game(script.get("game", "mall-of-horror"), script.get("players"), script.get("options"),
+                       script.get("position"))
+    except (IllegalAction, ValueError) as error:
         raise ReplayError(f"setup: {error}") from None
-    dice = _list(script, "dice")
-    picks = _list(script, "picks")
-    actions = _list(script, "actions")
-    events: list[dict] = []
 
-    def accept(event: dict, where: str):
-        nonlocal state
-        try:
-            state = rules.apply(state, event)
-        except IllegalAction as error:
-            raise ReplayError(f"{where}: {error}") from None
-        events.append(event)
-        if on_event:
-            on_event(event)
-
-    next_action = 0
-    rolls = 0
-    while not state.over:
-        request = rules.cup_request(state)
+    rolls = picks_used = next_action = 0
+    while not table.state.over:
+        request = table.rules.cup_request(table.state)
         if request is not None:
-            if request.kind == "roll" and dice:
-                roll = dice.pop(0)
-                accept({"roll": roll}, f"dice {rolls} {json.dumps(roll)}")
+            scripted = rolls < len(dice) if request.kind == "roll" else picks_used < len(picks)
+            if not scripted and next_action >= len(actions):
+                break  # nothing left to play: leave the cup waiting
+            try:
+                table.roll()
+            except (ValueError, IllegalAction) as error:
+                raise ReplayError(f"dice {rolls} {json.dumps(dice[rolls]) if scripted else ''}: {error}") from None
+            if request.kind == "roll":
                 rolls += 1
-            elif request.kind == "pick" and picks:
-                accept({"pick": picks.pop(0)}, "random pick")
-            elif next_action < len(actions) or (request.kind == "roll" and dice):
-                # The script has more to play: the cup rolls for real.
-                if request.kind == "roll":
-                    accept({"roll": [secrets.randbelow(6) + 1 for _ in range(request.count)]}, "cup")
-                else:
-                    accept({"pick": secrets.randbelow(request.count)}, "cup")
             else:
-                break
+                picks_used += 1
             continue
         if next_action >= len(actions):
             break
         action = actions[next_action]
-        where = f"action {next_action} {json.dumps(action)}"
         try:
-            events_of_action = rules.decide(state, action)
-        except IllegalAction as error:
-            raise ReplayError(f"{where}: {error}") from None
-        for event in events_of_action:
-            accept(event, where)
+            table.answer(action)
+        except (IllegalAction, TableError) as error:
+            raise ReplayError(f"action {next_action} {json.dumps(action)}: {error}") from None
         next_action += 1
     if next_action < len(actions):
         raise ReplayError(f"action {next_action} {json.dumps(actions[next_action])}: the game is over")
-    return Replay(rules, state, events)
+    return table
+
+
+def _dice(roll: object, index: int) -> tuple[int, ...]:
+    if not isinstance(roll, list):
+        raise ValueError(f"roll {index} must be a list of dice, e.g. [3, 5], not {roll!r}")
+    return tuple(roll)
 
 
 def _list(script: dict, key: str) -> list:

@@ -8,6 +8,7 @@ from .engine import advance, apply, cup_request, steps
 from .position import position_of, record, start
 from .prompts import check, prompt
 from .state import Options, State
+from .view import view
 
 NAME = "mall-of-horror"
 
@@ -21,5 +22,5 @@ def decide(state: State, action: object) -> list[dict]:
 
 __all__ = [
     "NAME", "CupRequest", "IllegalAction", "Options", "Prompt", "State", "advance", "apply", "check",
-    "cup_request", "decide", "position_of", "prompt", "record", "start", "steps",
+    "cup_request", "decide", "position_of", "prompt", "record", "start", "steps", "view",
 ]

@@ -261,7 +261,7 @@ def _start_vote(state: State, purpose: str, location: int) -> State:
 
 def _reveal(state: State, vote: Vote) -> State:
     leaders = vote.ballot.leaders()
-    state = evolve(state, vote=None)
+    state = evolve(state, vote=None, revealed=vote)
     if len(leaders) == 1:
         return _vote_won(state, vote.purpose, vote.location, leaders[0])
     if vote.stage == 1:

@@ -111,6 +111,7 @@ class State:
     lottery: tuple[tuple[str, str], ...] = ()  # (colour, kind) drawn at random after a second tie
     searcher: str | None = None  # the truck searcher, about to give a card
     drawn: int = 0  # cards the truck searcher drew
+    revealed: Vote | None = None  # the last ballot revealed, with every ballot in it
     winners: tuple[str, ...] = ()
 
     # -- questions ------------------------------------------------------------------------------------------

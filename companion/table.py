@@ -1,0 +1,238 @@
+"""The Table: the one place where a game changes.
+
+Devices send answers; the table asks the rules, stores each accepted event in the log before anyone is told,
+folds it into the state, rolls the cup when the rules ask for dice, and tells its subscribers. Everything runs
+on one asyncio loop; a device thread hands its input over with `answer_threadsafe`.
+
+The log holds four kinds of rows: {"answer": action}, {"roll": dice, "nonce", "commitment", "visible_to"},
+{"pick": index} and {"undo": steps}. Folding the log rebuilds exactly the state before a power cut.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from companion.cup import DiceCup, Roll
+from companion.games import get_game
+from companion.games.base import IllegalAction
+from companion.store import EventStore, GameRecord
+
+
+class TableError(Exception):
+    """A table command that cannot be carried out (no game, nothing to undo, ...)."""
+
+
+@dataclass
+class CupRoll:
+    roll: Roll
+    public: bool
+    revealed: bool
+
+    def public_json(self) -> dict[str, Any]:
+        """The commitment for everyone; the dice and nonce only once revealed, so anyone can check it."""
+        out: dict[str, Any] = {"commitment": self.roll.commitment, "count": len(self.roll.dice)}
+        if self.revealed:
+            out["dice"] = list(self.roll.dice)
+            out["nonce"] = self.roll.nonce
+        return out
+
+
+class Table:
+    def __init__(self, store: EventStore | None = None, cup: DiceCup | None = None, roll_when_asked: bool = True):
+        self.store = store
+        self.cup = cup or DiceCup()
+        self.roll_when_asked = roll_when_asked  # replays roll from their own script instead
+        self.rules: ModuleType | None = None
+        self.state: Any = None
+        self.game_id: int | None = None
+        self.events: list[dict] = []  # this game's log, as stored
+        self.rolls: list[CupRoll] = []
+        self._undoable: list[Any] = []  # states before each answer that may still be taken back
+        self._subscribers: list[Callable[[], None]] = []
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    # -- games ----------------------------------------------------------------------------------------------
+
+    def new_game(self, game: str, players: list[str], options: dict | None = None,
+                 position: dict | None = None) -> None:
+        """Start a game (IllegalAction if the setup is not valid; nothing is stored then)."""
+        rules = get_game(game)
+        state = rules.start(players, options, position)
+        self._reset(rules, state)
+        if self.store is not None:
+            self.game_id = self.store.new_game(game, list(players), dict(options or {}), position)
+        self._settle()
+        self._notify()
+
+    def resume(self) -> GameRecord | None:
+        """Carry on the unfinished game in the store, folding its log; None if there is none."""
+        if self.store is None:
+            raise TableError("this table has no save file to resume from")
+        record = self.store.unfinished()
+        if record is None:
+            return None
+        self.load(record)
+        self._settle()
+        self._notify()
+        return record
+
+    def load(self, record: GameRecord) -> None:
+        """Fold a stored game's log into the table, exactly as it was played."""
+        rules = get_game(record.game)
+        self._reset(rules, rules.start(list(record.players), record.options, record.position))
+        self.game_id = record.id
+        for seq, event in enumerate(self.store.events(record.id), start=1):
+            try:
+                self._fold(event)
+            except (IllegalAction, KeyError, IndexError, TypeError, ValueError) as error:
+                raise TableError(f"game {record.id} in {self.store.path} cannot be resumed: "
+                                 f"event {seq} {event!r} does not fit the game ({error})") from None
+            self.events.append(event)
+
+    def _reset(self, rules: ModuleType, state: Any) -> None:
+        self.rules, self.state, self.game_id = rules, state, None
+        self.events, self.rolls, self._undoable = [], [], []
+
+    # -- commands -------------------------------------------------------------------------------------------
+
+    def answer(self, action: object) -> None:
+        """A seat's answer (or {"close": true} from the table). IllegalAction if refused: nothing changes."""
+        self._need_game()
+        for event in self.rules.decide(self.state, action):
+            self._record({"answer": event})
+        self._settle()
+        self._notify()
+
+    def close_ballot(self) -> None:
+        """Close the open ballot: voters who have not voted abstain. A deliberate, logged table action."""
+        self.answer({"close": True})
+
+    @property
+    def can_undo(self) -> int:
+        """How many answers can be taken back (back to the last reveal or roll of the cup)."""
+        return len(self._undoable)
+
+    def undo(self, steps: int = 1) -> None:
+        """Take back the last answers entered by mistake. Never re-rolls dice nor reopens a revealed ballot."""
+        self._need_game()
+        if type(steps) is not int or steps < 1:
+            raise TableError("undo takes a number of steps, 1 or more")
+        if steps > len(self._undoable):
+            raise TableError(
+                f"only {len(self._undoable)} step(s) can be taken back: the dice and revealed ballots stay"
+            )
+        self._record({"undo": steps})
+        self._notify()
+
+    def roll(self) -> None:
+        """Give the rules what they asked the cup for (dice or a random pick)."""
+        request = self.rules.cup_request(self.state)
+        if request is None:
+            raise TableError("the cup was not asked for anything")
+        if request.kind == "roll":
+            roll = self.cup.roll(request.count, request.visible_to)
+            self._record({"roll": list(roll.dice), "nonce": roll.nonce, "commitment": roll.commitment,
+                          "visible_to": list(roll.visible_to), "public": request.public})
+        else:
+            self._record({"pick": self.cup.pick(request.count)})
+
+    def _settle(self) -> None:
+        while self.roll_when_asked and not self.state.over and self.rules.cup_request(self.state) is not None:
+            self.roll()
+
+    def _record(self, event: dict) -> None:
+        """Check the event against the state, store it, then fold it in: stored before anyone is told."""
+        after = self._folded(event)  # raises IllegalAction before anything is stored
+        if self.store is not None:
+            self.store.append(self.game_id, event)
+            if after.over:
+                self.store.finish(self.game_id, list(after.winners), after.round)
+        self.events.append(event)
+        self._fold(event, after)
+
+    # -- folding the log ------------------------------------------------------------------------------------
+
+    def _folded(self, event: dict) -> Any:
+        if "undo" in event:
+            return self._undoable[-event["undo"]]
+        if "answer" in event:
+            return self.rules.apply(self.state, event["answer"])
+        if "roll" in event:
+            return self.rules.apply(self.state, {"roll": event["roll"]})
+        if "pick" in event:
+            return self.rules.apply(self.state, {"pick": event["pick"]})
+        raise IllegalAction(f"unknown event in the log: {event!r}")
+
+    def _fold(self, event: dict, after: Any = None) -> None:
+        before = self.state
+        self.state = after if after is not None else self._folded(event)
+        if "undo" in event:
+            del self._undoable[-event["undo"]:]
+        elif "answer" in event and self._takes_back(before, event["answer"]):
+            self._undoable.append(before)
+        else:
+            self._undoable.clear()  # the cup rolled, or a secret answer: no undo past it
+        if "roll" in event:
+            public = event.get("public", True)
+            roll = Roll(tuple(event["roll"]), event["nonce"], event["commitment"], tuple(event["visible_to"]))
+            self.rolls.append(CupRoll(roll, public, revealed=public))
+        if any(not r.revealed for r in self.rolls) and "cup" in self.rules.view(self.state, None):
+            for cup_roll in self.rolls:
+                cup_roll.revealed = True
+
+    def _takes_back(self, before: Any, action: dict) -> bool:
+        """A public answer can be taken back; a secret one (a ballot, a secret destination) cannot."""
+        if "close" in action:
+            return False
+        prompt = self.rules.prompt(before)
+        return prompt is not None and not prompt.secret
+
+    # -- views ----------------------------------------------------------------------------------------------
+
+    def view(self, seat: str | None = None) -> dict:
+        """What `seat` may see (None: the public board). The only way state leaves the table."""
+        self._need_game()
+        out = self.rules.view(self.state, seat)
+        out["cup_rolls"] = [r.public_json() for r in self.rolls]
+        out["can_undo"] = self.can_undo
+        return out
+
+    def record(self) -> dict:
+        """The table's own full record (replay's JSON). Never shown to players as it is."""
+        self._need_game()
+        return self.rules.record(self.state)
+
+    def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call `callback` after every stored change; returns a function that unsubscribes."""
+        self._subscribers.append(callback)
+        return lambda: self._subscribers.remove(callback)
+
+    def _notify(self) -> None:
+        for callback in list(self._subscribers):
+            callback()
+
+    def _need_game(self) -> None:
+        if self.state is None:
+            raise TableError("no game is set up")
+
+    # -- devices on other threads ---------------------------------------------------------------------------
+
+    def answer_threadsafe(self, action: object, done: Callable[[str | None], None] | None = None) -> None:
+        """From a device thread: hand the answer to the table's loop; `done(error or None)` runs on the loop."""
+        if self.loop is None:
+            raise TableError("the table is not running on a loop")
+        self.loop.call_soon_threadsafe(self._device_answer, action, done)
+
+    def _device_answer(self, action: object, done: Callable[[str | None], None] | None) -> None:
+        try:
+            self.answer(action)
+        except (IllegalAction, TableError) as refused:
+            if done:
+                done(str(refused))
+            return
+        if done:
+            done(None)
