@@ -121,6 +121,8 @@ class Table:
         self._need_game()
         if type(steps) is not int or steps < 1:
             raise TableError("undo takes a number of steps, 1 or more")
+        if self.state.over:
+            raise TableError("the game is over: its result is in the history")
         if steps > len(self._undoable):
             raise TableError(
                 f"only {len(self._undoable)} step(s) can be taken back: the dice and revealed ballots stay"
@@ -176,6 +178,8 @@ class Table:
             self._undoable.append(before)
         else:
             self._undoable.clear()  # the cup rolled, or a secret answer: no undo past it
+        if self.state.over:
+            self._undoable.clear()  # the game is over and in the history
         if "roll" in event:
             public = event.get("public", True)
             roll = Roll(tuple(event["roll"]), event["nonce"], event["commitment"], tuple(event["visible_to"]))

@@ -245,3 +245,17 @@ def test_answer_threadsafe_needs_a_running_table(store):
     table = Table(store)
     with pytest.raises(TableError):
         table.answer_threadsafe({"seat": "red", "vote": "blue"})
+
+
+def test_no_undo_once_the_game_is_over(store):
+    table = Table(store)
+    table.new_game("mall-of-horror", FOUR, position={
+        "round": 4, "phase": "move", "chief": "blue",
+        "characters": {"red": {"pinup": 6, "tough": 6}, "blue": {"pinup": 6, "gunman": 3}, "yellow": {"pinup": 6}},
+        "destinations": {"red": 3, "blue": 6, "yellow": 3, "green": 1}, "cup": [2, 2, 2, 2],
+    })
+    table.answer({"seat": "blue", "move": "gunman"})  # everyone alive now stands in the Supermarket: rescue
+    assert table.state.over and table.can_undo == 0
+    with pytest.raises(TableError, match="over"):
+        table.undo()
+    assert store.history()[0].winners == ("red",)
