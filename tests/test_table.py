@@ -253,6 +253,7 @@ def test_no_undo_once_the_game_is_over(store):
         "round": 4, "phase": "move", "chief": "blue",
         "characters": {"red": {"pinup": 6, "tough": 6}, "blue": {"pinup": 6, "gunman": 3}, "yellow": {"pinup": 6}},
         "destinations": {"red": 3, "blue": 6, "yellow": 3, "green": 1}, "cup": [2, 2, 2, 2],
+        "hands": {"blue": 1},  # a Sprint could be played: Blue's move is a real choice
     })
     table.answer({"seat": "blue", "move": "gunman"})  # everyone alive now stands in the Supermarket: rescue
     assert table.state.over and table.can_undo == 0
