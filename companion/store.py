@@ -271,6 +271,16 @@ class EventStore:
         rows = self._db.execute("SELECT * FROM games WHERE finished IS NOT NULL ORDER BY id DESC")
         return [self._game_record(row) for row in rows.fetchall()]
 
+    def setting(self, key: str) -> Any:
+        """A value kept in the save file (the host's token, a game's seat tokens), or None."""
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (f"setting:{key}",)).fetchone()
+        return None if row is None else self._loads(row[0], f"setting {key}")
+
+    def set_setting(self, key: str, value: Any) -> None:
+        text = _dumps(value)
+        with self._transaction():
+            self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (f"setting:{key}", text))
+
     def close(self) -> None:
         self._db.close()
 

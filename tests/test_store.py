@@ -427,3 +427,15 @@ def test_the_file_on_disk_is_valid_json_rows(store: EventStore, db_path: Path) -
     assert [(g, s, json.loads(e)) for g, s, e in rows] == [
         (game_id, 1, {"type": "roll", "commitment": "ab" * 32})
     ]
+
+
+def test_settings_are_kept_in_the_save_file(tmp_path):
+    path = tmp_path / "settings.sqlite3"
+    with EventStore(path) as store:
+        assert store.setting("host") is None
+        store.set_setting("host", "abc")
+        store.set_setting("tokens:1", {"red": "t1"})
+        store.set_setting("host", "def")
+    with EventStore(path) as store:
+        assert store.setting("host") == "def"
+        assert store.setting("tokens:1") == {"red": "t1"}

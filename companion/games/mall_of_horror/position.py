@@ -15,6 +15,9 @@ from .state import Character, Options, State, evolve
 
 POSITION_KEYS = {"round", "phase", "chief", "elected", "characters", "zombies", "closed", "hands", "deck",
                  "destinations", "cup", "played", "hidden"}
+# What a record holds beyond a position: worked out again from the position, so ignored when fed back.
+RECORD_ONLY_KEYS = {"waiting", "prompt", "options", "over", "scores", "winners", "unplaced", "cup_request",
+                    "warnings"}
 
 
 def start(players: object, options: object = None, position: object = None) -> State:
@@ -28,7 +31,7 @@ def start(players: object, options: object = None, position: object = None) -> S
 def from_position(players: tuple[str, ...], options: Options, position: object) -> State:
     if not isinstance(position, dict):
         raise IllegalAction("position must be an object")
-    unknown = set(position) - POSITION_KEYS
+    unknown = set(position) - POSITION_KEYS - RECORD_ONLY_KEYS
     if unknown:
         raise IllegalAction(f"unknown field(s) in position: {', '.join(sorted(unknown))}")
     phase = position.get("phase", "truck")

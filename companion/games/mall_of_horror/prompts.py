@@ -301,7 +301,7 @@ def explain(state: State, seat: str, action: dict) -> str:
             return f"{actor} cannot act now: the table waits for the dice cup"
         waiting = ", ".join(name(s) for s in current.seats) or "nobody"
         return f"{actor} cannot act now: the table waits for {waiting} ({_describe(state)})"
-    verb = next(k for k in ("vote", "go", "move", "victim", "play", "pass", "give") if k in action)
+    verb = next(k for k in ("play", "vote", "go", "move", "victim", "pass", "give") if k in action)
     expected = _expected_verbs(state)
     if verb not in expected:
         return f"{actor} cannot {verb} now: {actor} is asked to {_describe(state)}"
