@@ -99,9 +99,17 @@ class Table:
 
     # -- commands -------------------------------------------------------------------------------------------
 
-    def answer(self, action: object) -> None:
-        """A seat's answer (or {"close": true} from the table). IllegalAction if refused: nothing changes."""
+    def answer(self, action: object, question: str | None = None) -> None:
+        """A seat's answer (or {"close": true} from the table). IllegalAction if refused: nothing changes.
+
+        `question` is the prompt id the device answered; an answer to a question already closed is refused,
+        never applied to the next one.
+        """
         self._need_game()
+        if question is not None:
+            current = self.rules.prompt(self.state)
+            if current is None or current.id != question:
+                raise TableError("that question is already closed; the current one is on your screen")
         for event in self.rules.decide(self.state, action):
             self._record({"answer": event})
         self._settle()

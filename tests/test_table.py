@@ -260,3 +260,24 @@ def test_no_undo_once_the_game_is_over(store):
     with pytest.raises(TableError, match="over"):
         table.undo()
     assert store.history()[0].winners == ("red",)
+
+
+def test_an_answer_to_a_closed_question_is_refused_not_applied_to_the_next(store):
+    table = Table(store)
+    table.new_game("mall-of-horror", FOUR, position=MOVE)
+    asked = mall.prompt(table.state).id
+    table.answer({"seat": "red", "move": "pinup"}, question=asked)
+    later = table.state
+    with pytest.raises(TableError, match="already closed"):
+        table.answer({"seat": "blue", "move": "gunman"}, question=asked)
+    assert table.state is later
+    table.answer({"seat": "blue", "move": "gunman"}, question=mall.prompt(table.state).id)
+
+
+def test_a_question_keeps_its_id_while_voters_vote_and_change_their_ballots(store):
+    table = Table(store)
+    table.new_game("mall-of-horror", FOUR, position=ATTACK)
+    asked = mall.prompt(table.state).id
+    table.answer({"seat": "red", "vote": "red"}, question=asked)
+    table.answer({"seat": "red", "vote": "blue"}, question=asked)  # changed his mind before the reveal
+    assert mall.prompt(table.state).id == asked

@@ -21,6 +21,7 @@ class Prompt:
     kind: str
     options: dict[str, list[dict]]
     secret: bool = False  # answers stay hidden until everyone asked has answered
+    id: str = ""  # names this question: the same while it stays open, new once it is answered or closed
 
     @property
     def seats(self) -> tuple[str, ...]:

@@ -82,14 +82,25 @@ def _prompt(state: State) -> Prompt | None:
         return None
     if step == "vote":
         waiting = state.vote.ballot.missing
-        return Prompt("ballot", {s: options_for(state, s) for s in waiting}, secret=True)
+        return Prompt("ballot", {s: options_for(state, s) for s in waiting}, True, question_id(state))
     if step == "secret":
         waiting = [p for p in state.players if p not in state.destinations]
-        return Prompt("location", {s: options_for(state, s) for s in waiting}, secret=True)
+        return Prompt("location", {s: options_for(state, s) for s in waiting}, True, question_id(state))
     seat = _sequential_seat(state)
     if seat is None:
         return None
-    return Prompt(_KINDS[step], {seat: options_for(state, seat)})
+    return Prompt(_KINDS[step], {seat: options_for(state, seat)}, False, question_id(state))
+
+
+def question_id(state: State) -> str:
+    """Where the game stands in its questions: unchanged while voters vote or change their ballots."""
+    vote = state.vote
+    window = state.window
+    return "-".join(str(part) for part in (
+        state.round, state.phase, state.step, state.turn, state.location,
+        window.turn if window else "", vote.purpose if vote else "", vote.stage if vote else "",
+        state.victim_colour or "", state.searcher or "", len(state.characters),
+    ))
 
 
 _KINDS = {"place": "location", "chief": "location", "gift": "gift", "window": "card", "move": "character",

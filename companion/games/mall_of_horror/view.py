@@ -51,7 +51,8 @@ def _public(state: State) -> dict:
         "winners": list(state.winners),
     }
     if current is not None:
-        out["prompt"] = {"kind": current.kind, "waiting": list(current.seats), "secret": current.secret}
+        out["prompt"] = {"id": current.id, "kind": current.kind, "waiting": list(current.seats),
+                         "secret": current.secret}
     request = cup_request(state)
     if request is not None:
         out["rolling"] = {"kind": request.kind, "count": request.count, "public": request.public}
