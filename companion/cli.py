@@ -21,6 +21,18 @@ def main(argv: list[str] | None = None) -> int:
     resume = commands.add_parser("resume", help="print the unfinished game in a save file, as replay does")
     resume.add_argument("--db", help="the save file (default: the companion's own, in the user data directory)")
 
+    serve = commands.add_parser("serve", help="run a table for phones, with no touchscreen window")
+    serve.add_argument("--db", help="the save file (default: the companion's own)")
+    serve.add_argument("--host", default="0.0.0.0", help="the address to listen on (default: all interfaces)")
+    serve.add_argument("--port", type=int, default=8080, help="the port (default 8080; 0 picks a free one)")
+    serve.add_argument("--address", help="the address put in the seat URLs (default: this machine's LAN IP)")
+    serve.add_argument("--game", default="mall-of-horror", help="the game of a new table (with --players)")
+    serve.add_argument("--players", help="start a new game with these colours, e.g. red,blue,yellow,green")
+    serve.add_argument("--options", help='table options as JSON, e.g. \'{"end_timing": "round_end"}\'')
+    serve.add_argument("--wifi-ssid", help="the table's Wi-Fi name, to offer a QR code that joins it")
+    serve.add_argument("--wifi-password", help="the table's Wi-Fi password")
+    serve.add_argument("--no-qr", action="store_true", help="do not draw QR codes in the terminal")
+
     history = commands.add_parser("history", help="list the finished games in a save file")
     history.add_argument("--db", help="the save file (default: the companion's own)")
 
@@ -37,6 +49,8 @@ def main(argv: list[str] | None = None) -> int:
         return _resume(args.db)
     if args.command == "history":
         return _history(args.db)
+    if args.command == "serve":
+        return _serve(args)
     if args.command == "bench":
         from companion.bench import bench_rules
 
@@ -112,3 +126,22 @@ def _history(db: str | None) -> int:
             print(f"{game.finished:%Y-%m-%d %H:%M}  {game.game}  {', '.join(game.players)}  "
                   f"won by {winners} after {game.rounds} round(s)")
     return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from companion.serve import ServeOptions, serve
+    from companion.store import default_db_path
+
+    try:
+        options = json.loads(args.options) if args.options else None
+    except json.JSONDecodeError as error:
+        print(f"companion serve: --options is not valid JSON: {error.msg}", file=sys.stderr)
+        return 2
+    players = [p.strip() for p in args.players.split(",")] if args.players else None
+    return asyncio.run(serve(ServeOptions(
+        db=args.db or str(default_db_path()), host=args.host, port=args.port, address=args.address,
+        game=args.game, players=players, options=options, wifi_ssid=args.wifi_ssid,
+        wifi_password=args.wifi_password, qr=not args.no_qr,
+    )))

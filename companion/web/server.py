@@ -1,0 +1,289 @@
+"""The phone server: aiohttp on the table's asyncio loop, one WebSocket per phone.
+
+A seat's phone gets only that seat's view; the host gets the public board with the controls and the seat
+URLs; spectators get the public board. After every change of the table each connection is sent its view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from aiohttp import WSMsgType, web
+
+from companion.games.base import IllegalAction
+from companion.table import Table, TableError
+from companion.web import protocol, qr
+from companion.web.tokens import Pass, Tokens
+
+STATIC = Path(__file__).parent / "static"
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        "manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    ),
+    "Referrer-Policy": "no-referrer",  # the URL holds the seat's token
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",
+}
+
+
+class RateLimit:
+    """A token bucket: `burst` messages at once, `rate` a second after that."""
+
+    def __init__(self, rate: float = 10.0, burst: float = 20.0):
+        self.rate, self.burst = rate, burst
+        self.tokens, self.last = burst, time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+@dataclass(eq=False)
+class Connection:
+    ws: web.WebSocketResponse
+    who: Pass
+    limit: RateLimit = field(default_factory=RateLimit)
+    warned: float = 0.0  # when this device was last told to slow down
+
+    async def send(self, text: str) -> None:
+        if self.ws.closed:
+            return
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await self.ws.send_str(text)
+
+
+class PhoneServer:
+    def __init__(self, table: Table, tokens: Tokens, address: str = "127.0.0.1", port: int = 8080,
+                 wifi: tuple[str, str | None] | None = None):
+        self.table = table
+        self.tokens = tokens
+        self.address = address  # what goes in the URLs and QR codes
+        self.port = port
+        self.wifi = wifi  # (ssid, password) of the table's own network, if configured
+        self.connections: set[Connection] = set()
+        self._dirty = False
+        self._runner: web.AppRunner | None = None
+        self.on_new_seats: Callable[[], None] | None = None  # told when a new game has made new seat URLs
+        self.app = self._make_app()
+        table.subscribe(self._changed)
+        if table.state is not None:
+            tokens.for_game(table.game_id, list(table.state.players))
+
+    # -- URLs -----------------------------------------------------------------------------------------------
+
+    def url(self, path: str) -> str:
+        return f"http://{self.address}:{self.port}{path}"
+
+    @property
+    def host_url(self) -> str:
+        return self.url(f"/h/{self.tokens.host}")
+
+    @property
+    def spectator_url(self) -> str:
+        return self.url(f"/w/{self.tokens.spectator}")
+
+    def seat_urls(self) -> dict[str, str]:
+        return {seat: self.url(f"/s/{token}") for seat, token in self.tokens.seats.items()}
+
+    # -- the app --------------------------------------------------------------------------------------------
+
+    def _make_app(self) -> web.Application:
+        app = web.Application(middlewares=[_security_headers], client_max_size=64 * 1024)
+        app.router.add_get("/", self._home)
+        for prefix in ("s", "h", "w"):
+            app.router.add_get(f"/{prefix}/{{token}}", self._page)
+        app.router.add_get("/ws/{token}", self._websocket)
+        app.router.add_get("/qr/{token}/{what}.svg", self._qr)
+        app.router.add_static("/static/", STATIC, append_version=False)
+        return app
+
+    async def start(self, host: str = "0.0.0.0") -> None:
+        self._runner = web.AppRunner(self.app, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, self.port)
+        await site.start()
+        if self.port == 0:  # the system chose a free port: the URLs need the real one
+            self.port = self._runner.addresses[0][1]
+
+    async def stop(self) -> None:
+        for connection in list(self.connections):
+            await connection.ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _home(self, request: web.Request) -> web.Response:
+        return web.Response(text="Scan the QR code of your seat on the table's screen.\n")
+
+    async def _page(self, request: web.Request) -> web.StreamResponse:
+        who = self.tokens.open(request.match_info["token"])
+        prefix = request.path.split("/")[1]
+        expected = {"s": "seat", "h": "host", "w": "spectator"}[prefix]
+        if who is None or who.role != expected:
+            return web.Response(status=404, text="This link is not (or no longer) a seat at this table. "
+                                                 "Scan the QR code on the table's screen again.\n")
+        return web.FileResponse(STATIC / "index.html")
+
+    async def _qr(self, request: web.Request) -> web.Response:
+        who = self.tokens.open(request.match_info["token"])
+        if who is None or who.role != "host":
+            return web.Response(status=404, text="unknown\n")
+        what = request.match_info["what"]
+        if what == "wifi" and self.wifi:
+            data = qr.wifi(*self.wifi)
+        elif what == "watch":
+            data = self.spectator_url
+        elif what in self.tokens.seats:
+            data = self.seat_urls()[what]
+        else:
+            return web.Response(status=404, text="unknown\n")
+        return web.Response(text=qr.svg(data), content_type="image/svg+xml")
+
+    # -- one phone ------------------------------------------------------------------------------------------
+
+    async def _websocket(self, request: web.Request) -> web.WebSocketResponse:
+        # Big enough to read an oversized message and answer it clearly instead of dropping the line.
+        ws = web.WebSocketResponse(heartbeat=20, max_msg_size=4 * 1024 * 1024)
+        await ws.prepare(request)
+        who = self.tokens.open(request.match_info["token"])
+        if who is None:
+            await ws.send_str(protocol.encode("error", code="unknown_token", message=(
+                "this link is not (or no longer) a seat at this table: scan the QR code again")))
+            await ws.close(code=4004, message=b"unknown token")
+            return ws
+        connection = Connection(ws, who)
+        await self._take_seat(connection)
+        await connection.send(protocol.encode("welcome", role=who.role, seat=who.seat))
+        await connection.send(self._state_for(connection))
+        self._changed()  # everyone sees who is connected now
+        try:
+            async for message in ws:
+                if message.type in (WSMsgType.TEXT, WSMsgType.BINARY):
+                    await self._receive(connection, message.data)
+        finally:
+            self.connections.discard(connection)
+            self._changed()
+        return ws
+
+    async def _take_seat(self, connection: Connection) -> None:
+        """A second device opening the same seat takes it over; the first is told so."""
+        if connection.who.role == "seat":
+            for other in [c for c in self.connections if c.who == connection.who]:
+                self.connections.discard(other)
+                await other.send(protocol.encode("taken_over"))
+                await other.ws.close(code=4001, message=b"taken over")
+        self.connections.add(connection)
+
+    async def _receive(self, connection: Connection, data: str | bytes) -> None:
+        if not connection.limit.allow():
+            now = time.monotonic()
+            if now - connection.warned > 1:  # say it once a second, not once per dropped message
+                connection.warned = now
+                await connection.send(protocol.encode(
+                    "error", code="rate_limited", message="too many messages: slow down"))
+            return
+        try:
+            message = protocol.parse(data, connection.who.role)
+            reply = self._act(connection.who, message)
+        except protocol.BadMessage as bad:
+            await connection.send(protocol.encode("error", code=bad.code, message=str(bad)))
+            return
+        except (IllegalAction, TableError) as refused:
+            code = "stale" if "already closed" in str(refused) else "refused"
+            await connection.send(protocol.encode("error", code=code, message=str(refused)))
+            return
+        if reply:
+            await connection.send(reply)
+
+    def _act(self, who: Pass, message: dict) -> str | None:
+        kind = message["type"]
+        if kind == "ping":
+            return protocol.encode("pong")
+        if self.table.state is None and kind != "new_game":
+            raise TableError("no game is set up yet")
+        if kind == "answer":
+            action = dict(message["action"])
+            if who.role == "seat":
+                if action.get("seat", who.seat) != who.seat:
+                    raise protocol.BadMessage("forbidden", f"this phone answers for {who.seat} only")
+                action["seat"] = who.seat
+            self.table.answer(action, question=message["question"])
+            return protocol.encode("ack", question=message["question"])
+        if kind == "close":
+            self.table.close_ballot()
+        elif kind == "undo":
+            self.table.undo(message.get("steps", 1))
+        elif kind == "new_game":
+            self.new_game(message.get("game", "mall-of-horror"), message["players"], message.get("options"))
+        return protocol.encode("ack", question=None)
+
+    def new_game(self, game: str, players: list[str], options: dict | None = None) -> None:
+        """A new game: new seat tokens; the phones of the old seats are sent away."""
+        self.table.new_game(game, players, options)
+        self.tokens.for_game(self.table.game_id, list(players))
+        if self.on_new_seats:
+            self.on_new_seats()
+        for connection in list(self.connections):
+            if connection.who.role == "seat":
+                self.connections.discard(connection)
+                asyncio.ensure_future(self._send_away(connection))
+        self._changed()
+
+    async def _send_away(self, connection: Connection) -> None:
+        await connection.send(protocol.encode(
+            "error", code="new_game", message="a new game has started: scan your new seat's QR code"))
+        await connection.ws.close(code=4002, message=b"new game")
+
+    # -- telling everyone -----------------------------------------------------------------------------------
+
+    def _changed(self) -> None:
+        """Called after every change of the table: one broadcast soon, however many changes come at once."""
+        if not self._dirty:
+            self._dirty = True
+            asyncio.get_running_loop().call_soon(lambda: asyncio.ensure_future(self._broadcast()))
+
+    def connected(self) -> list[str]:
+        return sorted({c.who.seat for c in self.connections if c.who.role == "seat"})
+
+    async def _broadcast(self) -> None:
+        self._dirty = False
+        by_seat: dict[str | None, str] = {}
+        sends = []
+        for connection in list(self.connections):
+            key = connection.who.seat if connection.who.role == "seat" else connection.who.role
+            if key not in by_seat:
+                by_seat[key] = self._state_for(connection)
+            sends.append(connection.send(by_seat[key]))
+        await asyncio.gather(*sends)
+
+    def _state_for(self, connection: Connection) -> str:
+        who = connection.who
+        view = None
+        if self.table.state is not None:
+            view = self.table.view(who.seat if who.role == "seat" else None)
+        fields: dict = {"view": view, "connected": self.connected()}
+        if who.role == "host":
+            fields["host"] = {
+                "seats": self.seat_urls(),
+                "spectator": self.spectator_url,
+                "wifi": self.wifi[0] if self.wifi else None,
+            }
+        return protocol.encode("state", **fields)
+
+
+@web.middleware
+async def _security_headers(request: web.Request, handler) -> web.StreamResponse:
+    response = await handler(request)
+    if not isinstance(response, web.WebSocketResponse):
+        response.headers.update(SECURITY_HEADERS)
+    return response
