@@ -42,6 +42,9 @@ def print_seats(server: PhoneServer, draw_qr: bool) -> None:
 
 
 async def serve(options: ServeOptions, ready: asyncio.Event | None = None) -> int:
+    stop = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):  # before anything is printed: a quick stop is a clean one
+        asyncio.get_running_loop().add_signal_handler(sig, stop.set)
     try:
         store = EventStore(options.db)
     except Exception as error:  # StoreError: a file that is not ours; say so, touch nothing
@@ -69,10 +72,6 @@ async def serve(options: ServeOptions, ready: asyncio.Event | None = None) -> in
         else:
             say("waiting for the host page to set up a game")
         server.on_new_seats = lambda: print_seats(server, options.qr)
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
         if ready is not None:
             ready.set()
         await stop.wait()

@@ -1,0 +1,288 @@
+"""The phone protocol with raw WebSocket clients: every bad message gets its clear error and the others play on."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import json
+
+import aiohttp
+
+from companion.cup import DiceCup
+from companion.games import mall_of_horror as mall
+from companion.store import EventStore
+from companion.table import Table
+from companion.web.server import PhoneServer
+from companion.web.tokens import Tokens
+
+FOUR = ["red", "blue", "yellow", "green"]
+# A Restroom breach at the start of an attack: Red (2 votes: Pin-up + Gunman... here Pin-up only) and Blue vote.
+ATTACK = {
+    "round": 2, "phase": "attack", "chief": "red",
+    "characters": {"red": {"pinup": 1, "tough": 3, "gunman": 5}, "blue": {"pinup": 1, "tough": 6, "gunman": 6},
+                   "yellow": {"pinup": 6, "tough": 3}, "green": {"pinup": 3}},
+    "zombies": {"1": 4}, "hands": {"red": 0, "blue": 0, "yellow": 0, "green": 0}, "deck": 17,
+    "destinations": {"red": 1, "blue": 1, "yellow": 6, "green": 3},
+}
+
+
+@contextlib.asynccontextmanager
+async def running(tmp_path, position=ATTACK, players=FOUR):
+    store = EventStore(tmp_path / "phones.sqlite3")
+    table = Table(store, DiceCup())
+    table.loop = asyncio.get_running_loop()
+    table.new_game("mall-of-horror", players, position=position)
+    server = PhoneServer(table, Tokens(store), "127.0.0.1", 0)
+    await server.start("127.0.0.1")
+    try:
+        async with aiohttp.ClientSession() as session:
+            yield server, table, session
+    finally:
+        await server.stop()
+        store.close()
+
+
+class Phone:
+    """A raw WebSocket client that keeps every message it receives."""
+
+    def __init__(self, ws):
+        self.ws = ws
+        self.received: list[dict] = []
+
+    @classmethod
+    async def open(cls, server: PhoneServer, session: aiohttp.ClientSession, token: str) -> Phone:
+        phone = cls(await session.ws_connect(f"http://127.0.0.1:{server.port}/ws/{token}"))
+        await phone.expect("state")
+        return phone
+
+    async def send(self, **message) -> None:
+        await self.ws.send_str(json.dumps({"v": 1, **message}))
+
+    async def expect(self, kind: str, timeout: float = 5) -> dict:
+        """The next message of this kind (others are kept in `received`)."""
+        async def wait():
+            while True:
+                message = await self.ws.receive()
+                if message.type != aiohttp.WSMsgType.TEXT:
+                    raise AssertionError(f"connection ended while waiting for {kind}: {message.type}")
+                data = json.loads(message.data)
+                self.received.append(data)
+                if data["type"] == kind:
+                    return data
+        return await asyncio.wait_for(wait(), timeout)
+
+    async def answer(self, action: dict, question: str) -> dict:
+        await self.send(type="answer", question=question, action=action)
+        return await self.expect("ack")
+
+
+def question(table: Table) -> str:
+    return mall.prompt(table.state).id
+
+
+def run(coroutine):
+    return asyncio.run(coroutine)
+
+
+def test_a_seat_phone_gets_its_seat_and_its_own_view(tmp_path):
+    async def main():
+        async with running(tmp_path) as (server, table, session):
+            ws = await session.ws_connect(f"http://127.0.0.1:{server.port}/ws/{server.tokens.seats['red']}")
+            welcome = json.loads((await ws.receive()).data)
+            state = json.loads((await ws.receive()).data)
+            assert welcome == {"v": 1, "type": "welcome", "role": "seat", "seat": "red"}
+            assert state["view"]["seat"] == "red"
+            assert state["view"]["options"] == [{"seat": "red", "vote": c} for c in ("red", "blue")]
+            await ws.close()
+    run(main())
+
+
+def test_bad_json_gets_an_error_and_changes_nothing(tmp_path):
+    async def main():
+        async with running(tmp_path) as (server, table, session):
+            red = await Phone.open(server, session, server.tokens.seats["red"])
+            before = len(table.events)
+            for text, code in [("{not json", "bad_json"), ("[1, 2]", "bad_message"), ('{"v": 9}', "version"),
+                               ('{"v": 1, "type": "dance"}', "unknown_type"),
+                               ('{"v": 1, "type": "close"}', "forbidden"),
+                               ('{"v": 1, "type": "answer", "question": "x"}', "bad_message")]:
+                await red.ws.send_str(text)
+                error = await red.expect("error")
+                assert error["code"] == code, text
+            await red.ws.send_bytes(b"\x00\x01")
+            assert (await red.expect("error"))["code"] == "binary"
+            assert len(table.events) == before
+            await red.answer({"vote": "blue"}, question(table))  # and the phone still plays
+    run(main())
+
+
+def test_a_wrong_token_gets_a_clear_error_and_is_closed(tmp_path):
+    async def main():
+        async with running(tmp_path) as (server, table, session):
+            ws = await session.ws_connect(f"http://127.0.0.1:{server.port}/ws/not-a-seat")
+            error = json.loads((await ws.receive()).data)
+            assert error["code"] == "unknown_token" and "scan the QR code" in error["message"]
+            closing = await ws.receive()
+            assert closing.type == aiohttp.WSMsgType.CLOSE and closing.data == 4004
+            page = await session.get(f"http://127.0.0.1:{server.port}/s/not-a-seat")
+            assert page.status == 404
+    run(main())
+
+
+def test_a_stale_answer_is_refused_not_applied_to_the_next_question(tmp_path):
+    async def main():
+        async with running(tmp_path) as (server, table, session):
+            red = await Phone.open(server, session, server.tokens.seats["red"])
+            blue = await Phone.open(server, session, server.tokens.seats["blue"])
+            old = question(table)
+            await red.answer({"vote": "blue"}, old)
+            await blue.answer({"vote": "blue"}, old)  # Blue is the victim: now Blue chooses who dies
+            stored = len(table.events)
+            await blue.send(type="answer", question=old, action={"victim": "pinup"})
+            error = await blue.expect("error")
+            assert error["code"] == "stale" and len(table.events) == stored
+    run(main())
+
+
+def test_a_one_megabyte_message_gets_an_error_and_the_phone_plays_on(tmp_path):
+    async def main():
+        async with running(tmp_path) as (server, table, session):
+            red = await Phone.open(server, session, server.tokens.seats["red"])
+            await red.ws.send_str(json.dumps({"v": 1, "type": "ping", "junk": "x" * 1_000_000}))
+            error = await red.expect("error")
+            assert error["code"] == "too_large" and "limit" in error["message"]
+            await red.answer({"vote": "red"}, question(table))
+    run(main())
+
+
+def test_a_flood_from_one_phone_is_rate_limited_and_the_others_keep_playing(tmp_path):
+    async def main():
+        async with running(tmp_path) as (server, table, session):
+            red = await Phone.open(server, session, server.tokens.seats["red"])
+            blue = await Phone.open(server, session, server.tokens.seats["blue"])
+            flood = json.dumps({"v": 1, "type": "ping"})
+            for _ in range(1000):  # a thousand messages as fast as the socket takes them
+                await red.ws.send_str(flood)
+            await blue.answer({"vote": "blue"}, question(table))
+            await red.expect("error")
+            limited = [m for m in red.received if m["type"] == "error"]
+            pongs = [m for m in red.received if m["type"] == "pong"]
+            assert limited[0]["code"] == "rate_limited"
+            assert len(pongs) < 100  # most of the flood was dropped, cheaply
+            assert table.state.vote.ballot.ballots == {"blue": "blue"}
+    run(main())
+
+
+def test_a_phone_answers_only_for_its_own_seat(tmp_path):
+    async def main():
+        async with running(tmp_path) as (server, table, session):
+            red = await Phone.open(server, session, server.tokens.seats["red"])
+            await red.send(type="answer", question=question(table), action={"seat": "blue", "vote": "red"})
+            assert (await red.expect("error"))["code"] == "forbidden"
+            await red.send(type="answer", question=question(table), action={"vote": "yellow"})
+            refused = await red.expect("error")
+            assert refused["code"] == "refused" and "Yellow is not a candidate" in refused["message"]
+            assert table.state.vote.ballot.ballots == {}
+    run(main())
+
+
+def test_a_second_device_takes_the_seat_over_and_the_first_is_told(tmp_path):
+    async def main():
+        async with running(tmp_path) as (server, table, session):
+            first = await Phone.open(server, session, server.tokens.seats["red"])
+            await first.answer({"vote": "blue"}, question(table))
+            second = await Phone.open(server, session, server.tokens.seats["red"])
+            await first.expect("taken_over")
+            state = [m for m in second.received if m["type"] == "state"][-1]
+            assert state["view"]["ballot"] == "blue"  # the seat, with its unrevealed ballot
+            assert server.connected() == ["red"]
+    run(main())
+
+
+def test_the_host_sees_who_is_connected_and_can_answer_for_a_missing_phone(tmp_path):
+    async def main():
+        async with running(tmp_path) as (server, table, session):
+            host = await Phone.open(server, session, server.tokens.host)
+            await Phone.open(server, session, server.tokens.seats["red"])
+            state = await host.expect("state")
+            while state["connected"] != ["red"]:  # the broadcast after Red's phone connected
+                state = await host.expect("state")
+            assert set(state["host"]["seats"]) == set(FOUR)
+            assert "ballot" not in json.dumps(state["view"].get("vote", {}))
+            await host.answer({"seat": "blue", "vote": "red"}, question(table))  # Blue's phone is flat
+            assert table.state.vote.ballot.ballots == {"blue": "red"}
+            await host.send(type="close")
+            await host.expect("ack")
+            assert table.view(None)["revealed"]["ballots"] == {"blue": "red"}
+    run(main())
+
+
+def test_a_spectator_sees_the_public_board_and_cannot_act(tmp_path):
+    async def main():
+        async with running(tmp_path) as (server, table, session):
+            watcher = await Phone.open(server, session, server.tokens.spectator)
+            state = watcher.received[-1]
+            assert "seat" not in state["view"] and "host" not in state
+            await watcher.send(type="answer", question=question(table), action={"seat": "red", "vote": "red"})
+            assert (await watcher.expect("error"))["code"] == "forbidden"
+    run(main())
+
+
+def test_a_new_game_makes_new_seat_tokens_and_sends_the_old_phones_away(tmp_path):
+    async def main():
+        async with running(tmp_path) as (server, table, session):
+            old_token = server.tokens.seats["red"]
+            red = await Phone.open(server, session, old_token)
+            host = await Phone.open(server, session, server.tokens.host)
+            await host.send(type="new_game", players=["red", "yellow", "blue"])
+            await host.expect("ack")
+            error = await red.expect("error")
+            assert error["code"] == "new_game"
+            assert server.tokens.seats["red"] != old_token and set(server.tokens.seats) == {"red", "yellow", "blue"}
+            ws = await session.ws_connect(f"http://127.0.0.1:{server.port}/ws/{old_token}")
+            assert json.loads((await ws.receive()).data)["code"] == "unknown_token"
+    run(main())
+
+
+def test_pages_carry_a_strict_content_security_policy(tmp_path):
+    async def main():
+        async with running(tmp_path) as (server, table, session):
+            for path in (f"/s/{server.tokens.seats['red']}", f"/h/{server.tokens.host}", "/static/index.html"):
+                response = await session.get(f"http://127.0.0.1:{server.port}{path}")
+                assert response.status == 200, path
+                policy = response.headers["Content-Security-Policy"]
+                assert "default-src 'none'" in policy and "script-src 'self'" in policy
+                assert "unsafe-inline" not in policy
+                assert response.headers["Referrer-Policy"] == "no-referrer"
+            qr = await session.get(f"http://127.0.0.1:{server.port}/qr/{server.tokens.host}/red.svg")
+            assert qr.status == 200 and "<svg" in await qr.text()
+            assert (await session.get(f"http://127.0.0.1:{server.port}/qr/{server.tokens.spectator}/red.svg")).status \
+                == 404
+    run(main())
+
+
+def test_seat_tokens_survive_a_restart_of_the_companion(tmp_path):
+    path = tmp_path / "restart.sqlite3"
+    with EventStore(path) as store:
+        table = Table(store)
+        table.new_game("mall-of-horror", FOUR, position=ATTACK)
+        tokens = Tokens(store)
+        tokens.for_game(table.game_id, FOUR)
+        before = (tokens.host, tokens.spectator, dict(tokens.seats))
+    with EventStore(path) as store:
+        table = Table(store)
+        table.resume()
+        tokens = Tokens(store)
+        tokens.for_game(table.game_id, FOUR)
+        assert (tokens.host, tokens.spectator, tokens.seats) == before
+
+
+def test_tokens_are_128_bit_random_and_a_new_game_makes_new_ones():
+    tokens = Tokens()
+    tokens.for_game(None, FOUR)
+    first = dict(tokens.seats)
+    assert len({*first.values(), tokens.host, tokens.spectator}) == 6
+    assert all(len(base64.urlsafe_b64decode(v + "==")) == 16 for v in first.values())
+    tokens.for_game(None, FOUR)
+    assert not set(first.values()) & set(tokens.seats.values())
