@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import random
 import statistics
+import tempfile
 import time
+from pathlib import Path
 
+from companion.cup import DiceCup
 from companion.games import mall_of_horror
 from companion.games.mall_of_horror.board import COLOURS
 from companion.simulate import random_game
+from companion.store import EventStore
+from companion.table import Table
 
 
 def bench_rules(games: int = 500, players: int = 5, seed: int = 1) -> dict:
@@ -40,3 +45,71 @@ def bench_rules(games: int = 500, players: int = 5, seed: int = 1) -> dict:
     print(f"  median events a game  {figures['median_events_per_game']:.0f}")
     print(f"  median rounds a game  {figures['median_rounds']:.0f}")
     return figures
+
+
+def bench_table(games: int = 50, players: int = 5, seed: int = 1) -> dict:
+    """Random games through a Table whose save file is on disk: events per second, and the time from an answer
+    to its stored event (the `answer` call returns once the store has committed it, fsync included)."""
+    rng = random.Random(seed)
+    colours = list(COLOURS[:players]) if players != 3 else ["red", "yellow", "blue"]
+    latencies: list[float] = []
+    stored = 0
+    busy = 0.0  # time spent inside the table: new_game and answers, with the rolls they call for
+    with tempfile.TemporaryDirectory(prefix="companion-bench-") as folder:
+        path = Path(folder) / "bench.sqlite3"
+        with EventStore(path) as store:
+            for _ in range(games):
+                # The game is drawn first (seeded answers and dice), so only the table's own work is timed.
+                played, _ = random_game(mall_of_horror, colours, rng)
+                dice = [event["roll"] for event in played if "roll" in event]
+                picks = [event["pick"] for event in played if "pick" in event]
+                table = Table(store, DiceCup(scripted=dice, picks=picks))
+                t0 = time.perf_counter()
+                table.new_game(mall_of_horror.NAME, colours)
+                busy += time.perf_counter() - t0
+                for action in played:
+                    if "roll" in action or "pick" in action:
+                        continue  # the table rolls these itself, inside the answer that asks for them
+                    t0 = time.perf_counter()
+                    table.answer(action)
+                    elapsed = time.perf_counter() - t0
+                    latencies.append(elapsed)
+                    busy += elapsed
+                stored += len(table.events)
+        filesystem = _filesystem(Path(folder))
+    latencies.sort()
+    figures = {
+        "games": games,
+        "players": players,
+        "events": stored,
+        "answers": len(latencies),
+        "events_per_second": stored / busy,
+        "p50_ms_answer_to_stored": statistics.median(latencies) * 1000,
+        "p99_ms_answer_to_stored": latencies[int(0.99 * (len(latencies) - 1))] * 1000,
+        "max_ms_answer_to_stored": latencies[-1] * 1000,
+        "filesystem": filesystem,
+    }
+    print(f"table bench: {games} random {players}-player games through a Table, save file on disk "
+          f"({filesystem}, WAL, synchronous=FULL)")
+    print(f"  events stored         {stored} ({len(latencies)} answers, the rest rolls of the cup)")
+    print(f"  events per second     {figures['events_per_second']:.0f}")
+    print(f"  answer to stored p50  {figures['p50_ms_answer_to_stored']:.2f} ms")
+    print(f"  answer to stored p99  {figures['p99_ms_answer_to_stored']:.2f} ms (goal < 5 ms)")
+    print(f"  answer to stored max  {figures['max_ms_answer_to_stored']:.2f} ms")
+    return figures
+
+
+def _filesystem(path: Path) -> str:
+    """The type of the filesystem holding `path` (an fsync on tmpfs costs nothing), from /proc/mounts."""
+    try:
+        mounts = Path("/proc/mounts").read_text().splitlines()
+    except OSError:
+        return "filesystem unknown"
+    best, kind = "", "filesystem unknown"
+    resolved = str(path.resolve())
+    for line in mounts:
+        fields = line.split()
+        if len(fields) >= 3 and (resolved == fields[1] or resolved.startswith(fields[1].rstrip("/") + "/")):
+            if len(fields[1]) > len(best):
+                best, kind = fields[1], fields[2]
+    return kind

@@ -37,10 +37,14 @@ def main(argv: list[str] | None = None) -> int:
     history.add_argument("--db", help="the save file (default: the companion's own)")
 
     bench = commands.add_parser("bench", help="measure speed and print figures")
-    bench.add_argument("what", choices=["rules"], help="what to measure")
-    bench.add_argument("--games", type=int, default=500, help="how many games (default 500)")
+    bench.add_argument("what", choices=["rules", "table", "phones", "pads"],
+                       help="rules: the pure rules; table: answers through a Table into a save file on disk; "
+                            "phones: simulated phones against companion serve; pads: button presses")
+    bench.add_argument("--games", type=int, help="how many games (default 500 for rules, 50 for table)")
     bench.add_argument("--players", type=int, default=5, help="players per game (default 5)")
     bench.add_argument("--seed", type=int, default=1, help="seed of the random players and dice")
+    bench.add_argument("--clients", type=int, default=6, help="phones: how many (6 seats, the rest watch)")
+    bench.add_argument("--answers", type=int, default=300, help="phones: how many answers to measure")
 
     args = parser.parse_args(argv)
     if args.command == "replay":
@@ -52,9 +56,22 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         return _serve(args)
     if args.command == "bench":
-        from companion.bench import bench_rules
+        from companion.bench import bench_rules, bench_table
 
-        bench_rules(games=args.games, players=args.players, seed=args.seed)
+        if args.what == "phones":
+            from companion.bench_phones import bench_phones
+
+            bench_phones(clients=args.clients, answers=args.answers, seed=args.seed)
+            return 0
+        if args.what == "pads":
+            from companion.pads.bench import bench_pads
+
+            bench_pads()
+            return 0
+        if args.what == "table":
+            bench_table(games=args.games or 50, players=args.players, seed=args.seed)
+        else:
+            bench_rules(games=args.games or 500, players=args.players, seed=args.seed)
         return 0
     parser.print_help()
     return 0

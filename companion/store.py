@@ -117,6 +117,13 @@ class EventStore:
             raise StoreError(f"{self.path} is not a companion database (it is not an SQLite file)")
         if len(header) < SQLITE_HEADER_SIZE:
             raise StoreError(f"{self.path} is corrupt: it is cut short at {size} bytes")
+        # SQLite's own checks do not notice a file cut inside its last page: compare with the header.
+        page_size = int.from_bytes(header[16:18], "big")
+        page_size = 65536 if page_size == 1 else page_size
+        pages = int.from_bytes(header[28:32], "big")
+        pages_valid = header[92:96] == header[24:28]  # "version-valid-for" equals the change counter
+        if page_size < 512 or size % page_size or (pages_valid and size < pages * page_size):
+            raise StoreError(f"{self.path} is corrupt: it is cut short at {size} bytes")
 
         sidecars = [Path(f"{self.path}{suffix}") for suffix in ("-wal", "-shm")]
         ours = [sidecar for sidecar in sidecars if not sidecar.exists()]
@@ -217,8 +224,13 @@ class EventStore:
         assert cursor.lastrowid is not None
         return cursor.lastrowid
 
-    def append(self, game_id: int, event: dict[str, Any]) -> int:
-        """Store one event and return its seq (1, 2, ...); it is on disk when this returns."""
+    def append(self, game_id: int, event: dict[str, Any],
+               finish: tuple[Sequence[str], int] | None = None) -> int:
+        """Store one event and return its seq (1, 2, ...); it is on disk when this returns.
+
+        `finish` (winners, rounds) marks the game finished in the same transaction: the last event of a game
+        and its end are stored together or not at all.
+        """
         if not isinstance(event, dict):
             raise ValueError(f"an event must be a JSON object (a dict), not {type(event).__name__}")
         text = _dumps(event)
@@ -231,6 +243,8 @@ class EventStore:
             self._db.execute(
                 "INSERT INTO events (game_id, seq, event) VALUES (?, ?, ?)", (game_id, seq, text)
             )
+            if finish is not None:
+                self._mark_finished(game_id, *finish)
         return int(seq)
 
     def events(self, game_id: int) -> list[dict[str, Any]]:
@@ -255,16 +269,19 @@ class EventStore:
         if type(rounds) is not int or rounds < 0:
             raise ValueError(f"rounds must be a whole number of at least 0, got {rounds!r}")
         with self._transaction():
-            record = self._record(game_id)
-            if record.is_finished:
-                raise ValueError(f"game {game_id} is already finished")
-            strangers = [w for w in winners if w not in record.players]
-            if strangers:
-                raise ValueError(f"{', '.join(strangers)} did not play game {game_id}")
-            self._db.execute(
-                "UPDATE games SET finished = ?, winners = ?, rounds = ? WHERE id = ?",
-                (_now(), _dumps(list(winners)), rounds, game_id),
-            )
+            self._mark_finished(game_id, winners, rounds)
+
+    def _mark_finished(self, game_id: int, winners: Sequence[str], rounds: int) -> None:
+        record = self._record(game_id)
+        if record.is_finished:
+            raise ValueError(f"game {game_id} is already finished")
+        strangers = [w for w in winners if w not in record.players]
+        if strangers:
+            raise ValueError(f"{', '.join(strangers)} did not play game {game_id}")
+        self._db.execute(
+            "UPDATE games SET finished = ?, winners = ?, rounds = ? WHERE id = ?",
+            (_now(), _dumps(list(winners)), rounds, game_id),
+        )
 
     def history(self) -> list[GameRecord]:
         """Finished games, newest first."""

@@ -19,7 +19,7 @@ from typing import Any
 from companion.cup import DiceCup, Roll
 from companion.games import get_game
 from companion.games.base import IllegalAction
-from companion.store import EventStore, GameRecord
+from companion.store import EventStore, GameRecord, StoreError
 
 
 class TableError(Exception):
@@ -85,13 +85,19 @@ class Table:
         rules = get_game(record.game)
         self._reset(rules, rules.start(list(record.players), record.options, record.position))
         self.game_id = record.id
-        for seq, event in enumerate(self.store.events(record.id), start=1):
+        try:
+            events = self.store.events(record.id)
+        except StoreError as error:
+            raise TableError(f"game {record.id} cannot be resumed: {error}") from None
+        for seq, event in enumerate(events, start=1):
             try:
                 self._fold(event)
             except (IllegalAction, KeyError, IndexError, TypeError, ValueError) as error:
                 raise TableError(f"game {record.id} in {self.store.path} cannot be resumed: "
                                  f"event {seq} {event!r} does not fit the game ({error})") from None
             self.events.append(event)
+        if self.state.over and not record.is_finished:  # a save file from before the end was marked together
+            self.store.finish(record.id, list(self.state.winners), self.state.round)
 
     def _reset(self, rules: ModuleType, state: Any) -> None:
         self.rules, self.state, self.game_id = rules, state, None
@@ -158,9 +164,8 @@ class Table:
         """Check the event against the state, store it, then fold it in: stored before anyone is told."""
         after = self._folded(event)  # raises IllegalAction before anything is stored
         if self.store is not None:
-            self.store.append(self.game_id, event)
-            if after.over:
-                self.store.finish(self.game_id, list(after.winners), after.round)
+            finish = (list(after.winners), after.round) if after.over else None
+            self.store.append(self.game_id, event, finish=finish)
         self.events.append(event)
         self._fold(event, after)
 

@@ -1,0 +1,177 @@
+"""`companion bench phones --clients N`: simulated phones against a real `companion serve` in another process.
+
+Six seat phones play random games (answering every question they are asked), the other clients watch as
+spectators. Printed: p50/p99 from an answer to its acknowledgement, p50/p99 from the last ballot of a vote to
+the reveal reaching every phone, and the server's peak memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import aiohttp
+
+SEATS = ["red", "yellow", "blue", "green", "purple", "black"]
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+class Bench:
+    def __init__(self, clients: int, answers: int, seed: int):
+        self.clients, self.answers_wanted = clients, answers
+        self.rng = random.Random(seed)
+        self.ack_ms: list[float] = []
+        self.reveal_ms: list[float] = []
+        self.pending_reveal: tuple[float, int, set[int]] | None = None  # (sent at, reveal count, phones seen)
+        self.reveals = 0
+        self.done = asyncio.Event()
+        self.game_over = asyncio.Event()
+
+    async def run(self, base: str, host_token: str, seat_urls: dict[str, str]) -> None:
+        async with aiohttp.ClientSession() as session:
+            host = await session.ws_connect(f"{base}/ws/{host_token}")
+            watchers = [await session.ws_connect(f"{base}/ws/{seat_urls['spectator']}")
+                        for _ in range(self.clients - len(SEATS))]
+            tasks = [asyncio.ensure_future(self.watch(i + len(SEATS), ws)) for i, ws in enumerate(watchers)]
+            while not self.done.is_set():
+                self.game_over.clear()
+                seats = [await session.ws_connect(f"{base}/ws/{seat_urls[s].rsplit('/', 1)[1]}") for s in SEATS]
+                seat_tasks = [asyncio.ensure_future(self.play(i, ws)) for i, ws in enumerate(seats)]
+                await asyncio.wait([asyncio.ensure_future(self.done.wait()),
+                                    asyncio.ensure_future(self.game_over.wait())],
+                                   return_when=asyncio.FIRST_COMPLETED)
+                for ws in seats:
+                    await ws.close()
+                for task in seat_tasks:
+                    task.cancel()
+                if self.done.is_set():
+                    break
+                seat_urls = await self.new_game(host)
+            for ws in watchers:
+                await ws.close()
+            for task in tasks:
+                task.cancel()
+            await host.close()
+
+    async def new_game(self, host) -> dict[str, str]:
+        await host.send_str(json.dumps({"v": 1, "type": "new_game", "players": SEATS}))
+        while True:
+            message = json.loads((await host.receive()).data)
+            if message["type"] == "state" and message["view"] and message["view"]["round"] == 0:
+                urls = message["host"]["seats"]
+                return {**urls, "spectator": message["host"]["spectator"].rsplit("/", 1)[1]}
+
+    def saw(self, phone: int, view: dict | None) -> None:
+        """Every phone reports each state it receives: a new reveal ends a pending measurement."""
+        if view is None or self.pending_reveal is None:
+            return
+        sent, count, seen = self.pending_reveal
+        revealed = view.get("revealed")
+        if revealed is not None and _reveal_key(revealed) != count:
+            seen.add(phone)
+            if len(seen) == self.clients:
+                self.reveal_ms.append((time.perf_counter() - sent) * 1000)
+                self.pending_reveal = None
+
+    async def watch(self, phone: int, ws) -> None:
+        async for message in ws:
+            data = json.loads(message.data)
+            if data["type"] == "state":
+                self.saw(phone, data["view"])
+
+    async def play(self, phone: int, ws) -> None:
+        answered: set[str] = set()
+        sent_at = 0.0
+        async for message in ws:
+            data = json.loads(message.data)
+            if data["type"] == "ack":
+                self.ack_ms.append((time.perf_counter() - sent_at) * 1000)
+                if len(self.ack_ms) >= self.answers_wanted:
+                    self.done.set()
+                continue
+            if data["type"] != "state" or data["view"] is None:
+                continue
+            view = data["view"]
+            self.saw(phone, view)
+            if view["over"]:
+                self.game_over.set()
+                continue
+            prompt = view.get("prompt")
+            if not view.get("options") or prompt is None or prompt["id"] in answered:
+                continue
+            if view["seat"] not in prompt["waiting"]:
+                continue
+            answered.add(prompt["id"])
+            if prompt["kind"] == "ballot" and prompt["waiting"] == [view["seat"]] and self.pending_reveal is None:
+                self.pending_reveal = (time.perf_counter(), _reveal_key(view.get("revealed")), set())
+            sent_at = time.perf_counter()
+            action = self.rng.choice(view["options"])
+            await ws.send_str(json.dumps({"v": 1, "type": "answer", "question": prompt["id"], "action": action}))
+
+
+def _reveal_key(revealed: dict | None) -> int:
+    return hash(json.dumps(revealed, sort_keys=True)) if revealed else 0
+
+
+def peak_memory_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def bench_phones(clients: int = 6, answers: int = 300, seed: int = 1) -> dict:
+    clients = max(clients, len(SEATS))
+    with tempfile.TemporaryDirectory() as folder:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "companion", "serve", "--db", os.path.join(folder, "bench.sqlite3"),
+             "--host", "127.0.0.1", "--port", "0", "--players", ",".join(SEATS), "--no-qr"],
+            stdout=subprocess.PIPE, text=True)
+        try:
+            urls: dict[str, str] = {}
+            while len(urls) < len(SEATS) + 2:
+                line = server.stdout.readline()
+                if not line:
+                    raise RuntimeError("companion serve stopped before it was ready")
+                words = line.split()
+                if words[0] in ("host", "watch"):
+                    urls[words[0]] = words[1]
+                elif words[0] == "seat":
+                    urls[words[1]] = words[2]
+            base = urls["host"].split("/h/")[0]
+            seat_urls = {**{s: urls[s] for s in SEATS}, "spectator": urls["watch"].rsplit("/", 1)[1]}
+            bench = Bench(clients, answers, seed)
+            asyncio.run(bench.run(base, urls["host"].rsplit("/", 1)[1], seat_urls))
+            memory = peak_memory_mb(server.pid)
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    figures = {
+        "clients": clients, "answers": len(bench.ack_ms), "reveals": len(bench.reveal_ms),
+        "ack_p50_ms": percentile(bench.ack_ms, 0.5), "ack_p99_ms": percentile(bench.ack_ms, 0.99),
+        "reveal_p50_ms": percentile(bench.reveal_ms, 0.5), "reveal_p99_ms": percentile(bench.reveal_ms, 0.99),
+        "server_peak_mb": memory,
+    }
+    goal = "10" if clients <= 6 else "50"
+    print(f"phones bench: {clients} phones (6 seats playing random games, {clients - 6} spectators) "
+          f"against companion serve")
+    print(f"  answers acknowledged       {figures['answers']}")
+    print(f"  answer -> ack              p50 {figures['ack_p50_ms']:.2f} ms   p99 {figures['ack_p99_ms']:.2f} ms "
+          f"(goal p99 < {goal} ms)")
+    print(f"  last ballot -> every phone p50 {figures['reveal_p50_ms']:.2f} ms   "
+          f"p99 {figures['reveal_p99_ms']:.2f} ms over {figures['reveals']} reveals (goal p99 < {goal} ms)")
+    print(f"  server peak memory         {figures['server_peak_mb']:.1f} MB (goal < 100 MB)")
+    if len(bench.reveal_ms) < 3:
+        print(f"  (only {len(bench.reveal_ms)} reveals measured: give more --answers)")
+    return figures
