@@ -100,6 +100,7 @@ def question_id(state: State) -> str:
         state.round, state.phase, state.step, state.turn, state.location,
         window.turn if window else "", vote.purpose if vote else "", vote.stage if vote else "",
         state.victim_colour or "", state.searcher or "", len(state.characters),
+        sum(state.played.values()),  # after a card is played, "anything more?" is a new question
     ))
 
 
