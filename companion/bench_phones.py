@@ -33,8 +33,8 @@ class Bench:
         self.rng = random.Random(seed)
         self.ack_ms: list[float] = []
         self.reveal_ms: list[float] = []
-        self.pending_reveal: tuple[float, int, set[int]] | None = None  # (sent at, reveal count, phones seen)
-        self.reveals = 0
+        self.last_ballot_sent = 0.0  # when the latest ballot of the open vote was sent
+        self.arrivals: dict[int, list[float]] = {}  # a reveal -> when each phone received it
         self.done = asyncio.Event()
         self.game_over = asyncio.Event()
 
@@ -57,44 +57,70 @@ class Bench:
                     task.cancel()
                 if self.done.is_set():
                     break
-                seat_urls = await self.new_game(host)
+                seat_urls = await self.new_game(host, seat_urls)
             for ws in watchers:
                 await ws.close()
             for task in tasks:
                 task.cancel()
             await host.close()
 
-    async def new_game(self, host) -> dict[str, str]:
+    async def new_game(self, host, old: dict[str, str]) -> dict[str, str]:
+        """The host starts the next game; its seats have new URLs (the host's backlog still holds the old)."""
         await host.send_str(json.dumps({"v": 1, "type": "new_game", "players": SEATS}))
         while True:
             message = json.loads((await host.receive()).data)
-            if message["type"] == "state" and message["view"] and message["view"]["round"] == 0:
+            if message["type"] == "state" and message["host"]["seats"]["red"] != old["red"]:
                 urls = message["host"]["seats"]
                 return {**urls, "spectator": message["host"]["spectator"].rsplit("/", 1)[1]}
 
-    def saw(self, phone: int, view: dict | None) -> None:
-        """Every phone reports each state it receives: a new reveal ends a pending measurement."""
-        if view is None or self.pending_reveal is None:
+    def saw(self, phone: int, view: dict | None, seen: dict[int, int]) -> None:
+        """Every phone reports each state it receives; once a new reveal has reached them all, it is timed."""
+        key = _reveal_key(view.get("revealed")) if view else 0
+        if key == 0 or seen.get(phone) == key:
             return
-        sent, count, seen = self.pending_reveal
-        revealed = view.get("revealed")
-        if revealed is not None and _reveal_key(revealed) != count:
-            seen.add(phone)
-            if len(seen) == self.clients:
-                self.reveal_ms.append((time.perf_counter() - sent) * 1000)
-                self.pending_reveal = None
+        seen[phone] = key
+        arrivals = self.arrivals.setdefault(key, [])
+        arrivals.append(time.perf_counter())
+        if len(arrivals) == self.clients:
+            self.reveal_ms.append((max(arrivals) - self.last_ballot_sent) * 1000)
+            del self.arrivals[key]
 
     async def watch(self, phone: int, ws) -> None:
+        seen: dict[int, int] = {}
         async for message in ws:
             data = json.loads(message.data)
             if data["type"] == "state":
-                self.saw(phone, data["view"])
+                self.saw(phone, data["view"], seen)
 
     async def play(self, phone: int, ws) -> None:
         answered: set[str] = set()
         sent_at = 0.0
+        view: dict | None = None
+        seen: dict[int, int] = {}
+
+        async def answer() -> None:
+            nonlocal sent_at
+            if view is None or view["over"]:
+                return
+            prompt = view.get("prompt")
+            if not view.get("options") or prompt is None or prompt["id"] in answered:
+                return
+            if view["seat"] not in prompt["waiting"]:
+                return
+            answered.add(prompt["id"])
+            sent_at = time.perf_counter()
+            if prompt["kind"] == "ballot":
+                self.last_ballot_sent = sent_at
+            action = self.rng.choice(view["options"])
+            await ws.send_str(json.dumps({"v": 1, "type": "answer", "question": prompt["id"], "action": action}))
+
         async for message in ws:
             data = json.loads(message.data)
+            if data["type"] == "error" and data["code"] == "rate_limited":
+                answered.clear()  # the answer was dropped, not stored: send it again a little later
+                await asyncio.sleep(0.2)
+                await answer()
+                continue
             if data["type"] == "ack":
                 self.ack_ms.append((time.perf_counter() - sent_at) * 1000)
                 if len(self.ack_ms) >= self.answers_wanted:
@@ -103,21 +129,11 @@ class Bench:
             if data["type"] != "state" or data["view"] is None:
                 continue
             view = data["view"]
-            self.saw(phone, view)
+            self.saw(phone, view, seen)
             if view["over"]:
                 self.game_over.set()
                 continue
-            prompt = view.get("prompt")
-            if not view.get("options") or prompt is None or prompt["id"] in answered:
-                continue
-            if view["seat"] not in prompt["waiting"]:
-                continue
-            answered.add(prompt["id"])
-            if prompt["kind"] == "ballot" and prompt["waiting"] == [view["seat"]] and self.pending_reveal is None:
-                self.pending_reveal = (time.perf_counter(), _reveal_key(view.get("revealed")), set())
-            sent_at = time.perf_counter()
-            action = self.rng.choice(view["options"])
-            await ws.send_str(json.dumps({"v": 1, "type": "answer", "question": prompt["id"], "action": action}))
+            await answer()
 
 
 def _reveal_key(revealed: dict | None) -> int:

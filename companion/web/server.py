@@ -35,7 +35,7 @@ SECURITY_HEADERS = {
 class RateLimit:
     """A token bucket: `burst` messages at once, `rate` a second after that."""
 
-    def __init__(self, rate: float = 10.0, burst: float = 20.0):
+    def __init__(self, rate: float = 20.0, burst: float = 40.0):
         self.rate, self.burst = rate, burst
         self.tokens, self.last = burst, time.monotonic()
 
@@ -273,10 +273,14 @@ class PhoneServer:
             view = self.table.view(who.seat if who.role == "seat" else None)
         fields: dict = {"view": view, "connected": self.connected()}
         if who.role == "host":
+            # The legal answers of each waiting seat, so the host can answer for a missing phone. They hold no
+            # secret: candidates and open locations are on the public board; a ballot cast is never an option.
+            current = self.table.rules.prompt(self.table.state) if self.table.state is not None else None
             fields["host"] = {
                 "seats": self.seat_urls(),
                 "spectator": self.spectator_url,
                 "wifi": self.wifi[0] if self.wifi else None,
+                "options": dict(current.options) if current is not None else {},
             }
         return protocol.encode("state", **fields)
 
