@@ -235,7 +235,10 @@ class EventStore:
             raise ValueError(f"an event must be a JSON object (a dict), not {type(event).__name__}")
         text = _dumps(event)
         with self._transaction():
-            if self._record(game_id).is_finished:
+            row = self._db.execute("SELECT finished FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise KeyError(f"there is no game {game_id} in {self.path}")
+            if row[0] is not None:
                 raise ValueError(f"game {game_id} is finished; it takes no more events")
             (seq,) = self._db.execute(
                 "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?", (game_id,)

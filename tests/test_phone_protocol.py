@@ -286,3 +286,39 @@ def test_tokens_are_128_bit_random_and_a_new_game_makes_new_ones():
     assert all(len(base64.urlsafe_b64decode(v + "==")) == 16 for v in first.values())
     tokens.for_game(None, FOUR)
     assert not set(first.values()) & set(tokens.seats.values())
+
+
+def test_the_wifi_qr_is_offered_to_the_host_when_the_tables_network_is_configured(tmp_path):
+    async def main():
+        async with running(tmp_path) as (server, table, session):
+            server.wifi = ("Mall;Net", "brains:please")
+            host = await Phone.open(server, session, server.tokens.host)
+            assert host.received[-1]["host"]["wifi"] == "Mall;Net"
+            svg = await session.get(f"http://127.0.0.1:{server.port}/qr/{server.tokens.host}/wifi.svg")
+            assert svg.status == 200 and "<svg" in await svg.text()
+            server.wifi = None
+            gone = await session.get(f"http://127.0.0.1:{server.port}/qr/{server.tokens.host}/wifi.svg")
+            assert gone.status == 404
+    run(main())
+
+
+def test_wifi_qr_payload_escapes_the_special_characters():
+    from companion.web.qr import wifi
+
+    assert wifi("Mall;Net", "brains:please") == "WIFI:T:WPA;S:Mall\\;Net;P:brains\\:please;;"
+    assert wifi("Open Mall", None) == "WIFI:T:nopass;S:Open Mall;;"
+
+
+def test_seat_urls_carry_the_lan_ip_address_not_a_local_name():
+    from companion.web.lan import lan_address, lan_addresses
+
+    addresses = lan_addresses()
+    assert addresses and all(a.count(".") == 3 for a in addresses)
+    chosen = lan_address("0.0.0.0")
+    assert chosen == addresses[0] and not chosen.endswith(".local")
+    assert lan_address("192.0.2.7") == "192.0.2.7"  # listening on one address: that one
+    tokens = Tokens()
+    tokens.for_game(None, FOUR)
+    server = PhoneServer.__new__(PhoneServer)
+    server.tokens, server.address, server.port = tokens, chosen, 8080
+    assert all(url.startswith(f"http://{chosen}:8080/s/") for url in server.seat_urls().values())

@@ -12,6 +12,8 @@ Phone -> server (at most MAX_MESSAGE bytes each):
 Server -> phone:
     {"v": 1, "type": "welcome", "role": "seat" | "host" | "spectator", "seat": "red" | null}
     {"v": 1, "type": "state", "view": {...}, "connected": [...], "host": {...}?}   after every change
+        host only: "host": {"seats": {colour: url}, "spectator": url, "wifi": ssid | null,
+                            "options": {seat: [actions]}}   the waiting seats' answers, to answer for a phone
     {"v": 1, "type": "ack", "question": "..."}       the answer is stored
     {"v": 1, "type": "error", "code": "...", "message": "..."}   refused; nothing changed
     {"v": 1, "type": "taken_over"}                   another device opened this seat; this one is closed
