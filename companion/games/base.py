@@ -21,11 +21,16 @@ class Prompt:
     kind: str
     options: dict[str, list[dict]]
     secret: bool = False  # answers stay hidden until everyone asked has answered
-    id: str = ""  # names this question: the same while it stays open, new once it is answered or closed
+    key: tuple = ()  # where the game stands in its questions (see `id`)
 
     @property
     def seats(self) -> tuple[str, ...]:
         return tuple(self.options)
+
+    @property
+    def id(self) -> str:
+        """Names this question: the same while it stays open, new once it is answered or closed."""
+        return "-".join(str(part) for part in self.key)
 
 
 @dataclass(frozen=True)

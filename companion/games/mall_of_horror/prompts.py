@@ -82,26 +82,26 @@ def _prompt(state: State) -> Prompt | None:
         return None
     if step == "vote":
         waiting = state.vote.ballot.missing
-        return Prompt("ballot", {s: options_for(state, s) for s in waiting}, True, question_id(state))
+        return Prompt("ballot", {s: _options(state, s) for s in waiting}, True, question_key(state))
     if step == "secret":
         waiting = [p for p in state.players if p not in state.destinations]
-        return Prompt("location", {s: options_for(state, s) for s in waiting}, True, question_id(state))
+        return Prompt("location", {s: _options(state, s) for s in waiting}, True, question_key(state))
     seat = _sequential_seat(state)
     if seat is None:
         return None
-    return Prompt(_KINDS[step], {seat: options_for(state, seat)}, False, question_id(state))
+    return Prompt(_KINDS[step], {seat: _options(state, seat)}, False, question_key(state))
 
 
-def question_id(state: State) -> str:
+def question_key(state: State) -> tuple:
     """Where the game stands in its questions: unchanged while voters vote or change their ballots."""
     vote = state.vote
     window = state.window
-    return "-".join(str(part) for part in (
+    return (
         state.round, state.phase, state.step, state.turn, state.location,
         window.turn if window else "", vote.purpose if vote else "", vote.stage if vote else "",
         state.victim_colour or "", state.searcher or "", len(state.characters),
         sum(state.played.values()),  # after a card is played, "anything more?" is a new question
-    ))
+    )
 
 
 _KINDS = {"place": "location", "chief": "location", "gift": "gift", "window": "card", "move": "character",
@@ -168,9 +168,14 @@ def forced_action(state: State) -> dict | None:
 
 
 def options_for(state: State, seat: str) -> list[dict]:
-    step = state.step
+    """The legal answers of `seat` now (none if it is not asked)."""
     if seat not in answering_seats(state):
         return []
+    return _options(state, seat)
+
+
+def _options(state: State, seat: str) -> list[dict]:
+    step = state.step
     if step == "place":
         return placement_options(state, seat)
     if step == "vote":
