@@ -21,6 +21,8 @@ from companion.games import get_game
 from companion.games.base import IllegalAction
 from companion.store import EventStore, GameRecord, StoreError
 
+RECENT_ROLLS = 6  # rolls whose commitments every view carries
+
 
 class TableError(Exception):
     """A table command that cannot be carried out (no game, nothing to undo, ...)."""
@@ -214,7 +216,8 @@ class Table:
         """What `seat` may see (None: the public board). The only way state leaves the table."""
         self._need_game()
         out = self.rules.view(self.state, seat)
-        out["cup_rolls"] = [r.public_json() for r in self.rolls]
+        # The latest rolls with their commitments (this round's and the last reveal's), not the whole game's.
+        out["cup_rolls"] = [r.public_json() for r in self.rolls[-RECENT_ROLLS:]]
         out["can_undo"] = self.can_undo
         return out
 

@@ -17,3 +17,28 @@ def test_bench_table_plays_games_through_a_table_and_prints_the_p99():
     assert result.returncode == 0, result.stderr
     assert "p99" in result.stdout and "goal < 5 ms" in result.stdout
     assert "events per second" in result.stdout
+
+
+def test_bench_rules_prints_games_per_second_and_events_per_game():
+    result = subprocess.run([sys.executable, "-m", "companion", "bench", "rules", "--games", "5"],
+                            capture_output=True, text=True, env=ENV, cwd=REPO, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "games per second" in result.stdout and "median events a game" in result.stdout
+
+
+def test_bench_phones_runs_phones_against_companion_serve_and_prints_its_figures():
+    result = subprocess.run([sys.executable, "-m", "companion", "bench", "phones", "--clients", "10",
+                             "--answers", "60"], capture_output=True, text=True, env=ENV, cwd=REPO, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "10 phones (6 seats playing random games, 4 spectators)" in result.stdout
+    assert "answer -> ack" in result.stdout and "server peak memory" in result.stdout
+    acknowledged = int(result.stdout.split("answers acknowledged")[1].split()[0])
+    assert acknowledged >= 60
+
+
+def test_revealed_text_finds_the_reveal_without_parsing():
+    from companion.bench_phones import revealed_text
+
+    raw = '{"v":1,"view":{"revealed":{"ballots":{"red":"blue"},"leaders":["blue"]},"cup":[1,2,3,4]}}'
+    assert revealed_text(raw) == '"revealed":{"ballots":{"red":"blue"},"leaders":["blue"]'
+    assert revealed_text('{"view":{}}') == ""
