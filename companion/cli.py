@@ -32,6 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--wifi-ssid", help="the table's Wi-Fi name, to offer a QR code that joins it")
     serve.add_argument("--wifi-password", help="the table's Wi-Fi password")
     serve.add_argument("--no-qr", action="store_true", help="do not draw QR codes in the terminal")
+    serve.add_argument("--pads", help="a pads config (TOML, see hardware/README.md): GPIO pads, the pad hub")
 
     history = commands.add_parser("history", help="list the finished games in a save file")
     history.add_argument("--db", help="the save file (default: the companion's own)")
@@ -160,5 +161,5 @@ def _serve(args: argparse.Namespace) -> int:
     return asyncio.run(serve(ServeOptions(
         db=args.db or str(default_db_path()), host=args.host, port=args.port, address=args.address,
         game=args.game, players=players, options=options, wifi_ssid=args.wifi_ssid,
-        wifi_password=args.wifi_password, qr=not args.no_qr,
+        wifi_password=args.wifi_password, qr=not args.no_qr, pads=args.pads,
     )))

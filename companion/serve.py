@@ -28,6 +28,7 @@ class ServeOptions:
     wifi_ssid: str | None = None
     wifi_password: str | None = None
     qr: bool = True
+    pads: str | None = None  # a pads config (TOML): GPIO pads and/or the serial pad hub
 
 
 def say(line: str) -> None:
@@ -65,6 +66,23 @@ async def serve(options: ServeOptions, ready: asyncio.Event | None = None) -> in
         wifi = (options.wifi_ssid, options.wifi_password) if options.wifi_ssid else None
         server = PhoneServer(table, tokens, options.address or lan_address(options.host), options.port, wifi)
         await server.start(options.host)
+        pads = None
+        if options.pads:
+            from companion.pads.buttons import PadError
+            from companion.pads.config import PadConfigError
+            from companion.pads.run import start_pads
+
+            def tell(text: str) -> None:  # a device's news: on the terminal and on the host screen
+                say(f"pads: {text}")
+                server.notice(text)
+
+            try:
+                pads = start_pads(table, options.pads, tell)
+            except (PadConfigError, PadError) as error:
+                print(f"companion serve: {error}", file=sys.stderr)
+                await server.stop()
+                return 2
+            server.give_pad = pads.give_next
         say(f"host {server.host_url}")
         say(f"watch {server.spectator_url}")
         if table.state is not None:
@@ -75,5 +93,7 @@ async def serve(options: ServeOptions, ready: asyncio.Event | None = None) -> in
         if ready is not None:
             ready.set()
         await stop.wait()
+        if pads is not None:
+            pads.close()
         await server.stop()
     return 0

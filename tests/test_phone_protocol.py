@@ -322,3 +322,25 @@ def test_seat_urls_carry_the_lan_ip_address_not_a_local_name():
     server = PhoneServer.__new__(PhoneServer)
     server.tokens, server.address, server.port = tokens, chosen, 8080
     assert all(url.startswith(f"http://{chosen}:8080/s/") for url in server.seat_urls().values())
+
+
+def test_the_host_gives_the_next_pad_pressed_to_a_seat_and_hears_the_devices_news(tmp_path):
+    async def main():
+        async with running(tmp_path) as (server, table, session):
+            host = await Phone.open(server, session, server.tokens.host)
+            await host.send(type="give_pad", seat="red")
+            assert "no pad hub" in (await host.expect("error"))["message"]
+            given = []
+            server.give_pad = given.append
+            await host.send(type="give_pad", seat="mauve")
+            assert "not a seat" in (await host.expect("error"))["message"]
+            await host.send(type="give_pad", seat="red")
+            await host.expect("ack")
+            assert given == ["red"]
+            red = await Phone.open(server, session, server.tokens.seats["red"])
+            server.notice("pad hub disconnected")
+            assert (await host.expect("notice"))["message"] == "pad hub disconnected"
+            await red.send(type="give_pad", seat="red")  # only the host may
+            assert (await red.expect("error"))["code"] == "forbidden"
+            assert not [m for m in red.received if m["type"] == "notice"]
+    run(main())

@@ -8,6 +8,7 @@ Phone -> server (at most MAX_MESSAGE bytes each):
     {"v": 1, "type": "close"}                        close the open ballot (missing voters abstain)
     {"v": 1, "type": "undo", "steps": 1}             take back the last public answer(s)
     {"v": 1, "type": "new_game", "game": "mall-of-horror", "players": [...], "options": {...}}
+    {"v": 1, "type": "give_pad", "seat": "red"}     the next pad pressed on the hub becomes Red's
 
 Server -> phone:
     {"v": 1, "type": "welcome", "role": "seat" | "host" | "spectator", "seat": "red" | null}
@@ -18,6 +19,7 @@ Server -> phone:
     {"v": 1, "type": "error", "code": "...", "message": "..."}   refused; nothing changed
     {"v": 1, "type": "taken_over"}                   another device opened this seat; this one is closed
     {"v": 1, "type": "pong"}
+    {"v": 1, "type": "notice", "message": "..."}     host only: news from the devices ("pad hub disconnected")
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ class BadMessage(Exception):
 
 
 SEAT_TYPES = {"answer", "ping"}
-HOST_TYPES = SEAT_TYPES | {"close", "undo", "new_game"}
+HOST_TYPES = SEAT_TYPES | {"close", "undo", "new_game", "give_pad"}
 
 
 def parse(text: str | bytes, role: str) -> dict:
@@ -67,6 +69,8 @@ def parse(text: str | bytes, role: str) -> dict:
             raise BadMessage("bad_message", "an answer names the \"question\" it answers")
     if kind == "undo" and (type(message.get("steps", 1)) is not int or message.get("steps", 1) < 1):
         raise BadMessage("bad_message", "undo takes \"steps\", a whole number of at least 1")
+    if kind == "give_pad" and not isinstance(message.get("seat"), str):
+        raise BadMessage("bad_message", "give_pad names the \"seat\" that gets the next pad pressed")
     if kind == "new_game" and not isinstance(message.get("players"), list):
         raise BadMessage("bad_message", "a new game lists its \"players\" (colours, in seating order)")
     return message

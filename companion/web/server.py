@@ -75,6 +75,7 @@ class PhoneServer:
         self._dirty = False
         self._runner: web.AppRunner | None = None
         self.on_new_seats: Callable[[], None] | None = None  # told when a new game has made new seat URLs
+        self.give_pad: Callable[[str], None] | None = None  # the serial pads' "next pad pressed is his"
         self.app = self._make_app()
         table.subscribe(self._changed)
         if table.state is not None:
@@ -225,6 +226,12 @@ class PhoneServer:
             self.table.close_ballot()
         elif kind == "undo":
             self.table.undo(message.get("steps", 1))
+        elif kind == "give_pad":
+            if self.give_pad is None:
+                raise TableError("there is no pad hub at this table")
+            if message["seat"] not in self.tokens.seats:
+                raise TableError(f"{message['seat']!r} is not a seat at this table")
+            self.give_pad(message["seat"])
         elif kind == "new_game":
             self.new_game(message.get("game", "mall-of-horror"), message["players"], message.get("options"))
         return protocol.encode("ack", question=None)
@@ -247,6 +254,13 @@ class PhoneServer:
         await connection.ws.close(code=4002, message=b"new game")
 
     # -- telling everyone -----------------------------------------------------------------------------------
+
+    def notice(self, text: str) -> None:
+        """News from the devices for the host screen (e.g. "pad hub disconnected"). Called on the loop."""
+        message = protocol.encode("notice", message=text)
+        for connection in list(self.connections):
+            if connection.who.role == "host":
+                asyncio.ensure_future(connection.send(message))
 
     def _changed(self) -> None:
         """Called after every change of the table: one broadcast soon, however many changes come at once."""

@@ -682,6 +682,9 @@
       case "taken_over":
         stop("taken_over");
         break;
+      case "notice":  // from the table's devices, e.g. "pad hub disconnected" (host screen only)
+        if (typeof message.message === "string") app.hostNote = message.message;
+        break;
       default:
         break;  // pong, or a newer server's message this page does not know
     }
