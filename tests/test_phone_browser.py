@@ -857,3 +857,23 @@ def test_the_truck_searcher_gives_a_card_by_colour(live, phones):
     red.answer("Green")
     expect(red.page.locator("#board .hands")).to_have_text(shows("Action cards in hand: ● Red 1 ■ Blue 0 ▲ Yellow 0 "
                                                                  "◆ Green 1 · Truck deck: 8"))
+
+
+def test_the_host_gives_the_next_pad_pressed_to_a_seat_and_sees_the_hubs_news(live, phones):
+    table = live(position=MOVE)
+    given = []
+    table.server.give_pad = lambda seat: (given.append(seat), table.server.notice(f"press a pad for {seat}"))
+    host = phones(table.host_url, viewport=WIDE)
+    table.call(table.server._changed)  # the host learns there is a pad hub
+    give = host.page.locator("#host .give-pad")
+    expect(give).to_contain_text("Give the next pad pressed on the hub to:")
+    give.locator("button.seat-pick", has_text="Blue").click()
+    expect(host.page.locator("#host .received")).to_have_text("press a pad for blue")
+    assert given == ["blue"]
+
+
+def test_without_a_pad_hub_the_host_page_offers_no_pads(live, phones):
+    table = live(position=MOVE)
+    host = phones(table.host_url, viewport=WIDE)
+    expect(host.page.locator("#host .answer-for")).to_be_visible()
+    assert host.page.locator("#host .give-pad").count() == 0

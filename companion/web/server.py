@@ -297,6 +297,7 @@ class PhoneServer:
                 "spectator": self.spectator_url,
                 "wifi": self.wifi[0] if self.wifi else None,
                 "options": dict(current.options) if current is not None else {},
+                "pads": self.give_pad is not None,  # a pad hub whose pads the host gives to seats
             }
         return protocol.encode("state", **fields)
 

@@ -553,6 +553,11 @@
       box.append(optionButtons(options, view, (option) => answer(prompt.id, option)));
     }
     out.push(box);
+    if (app.host && app.host.pads) {  // a pad hub: "press any button on a pad to give it to ..."
+      out.push(h("p", { class: "give-pad" }, h("span", { class: "label" }, t("give_pad")), " ",
+        listOf(view.players.map((p) => h("button", { type: "button", class: "seat-pick", "data-seat": known(p),
+          onclick: () => hostSend({ type: "give_pad", seat: p }) }, chip(p))))));
+    }
     return out;
   }
 

@@ -12,6 +12,7 @@
 
   const STRINGS = {
     en: {
+      give_pad: "Give the next pad pressed on the hub to:",
       app_title: "Mall of Horror",
       language: "Language",
       you_are: "You are",
@@ -153,6 +154,7 @@
       warning: "Warning:",
     },
     "zh-Hans": {
+      give_pad: "把集线器上下一个被按下的按键板分给：",
       app_title: "丧尸商场",
       language: "语言",
       you_are: "你是",
@@ -294,6 +296,7 @@
       warning: "注意：",
     },
     "zh-Hant": {
+      give_pad: "把集線器上下一個被按下的按鍵板分給：",
       app_title: "喪屍商場",
       language: "語言",
       you_are: "你是",
@@ -435,6 +438,7 @@
       warning: "注意：",
     },
     vi: {
+      give_pad: "Giao bàn phím tiếp theo được bấm trên hub cho:",
       app_title: "Mall of Horror",
       language: "Ngôn ngữ",
       you_are: "Bạn là",
