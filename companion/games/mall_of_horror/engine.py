@@ -433,12 +433,12 @@ def _breach(state: State) -> State:
     if loc > 6:
         return _round_end(state)
     if not state.is_open(loc) or not state.at(loc):
-        return evolve(state, step="next")
+        return _next_location(state)
     if loc == PARKING:
         if state.zombies[loc - 1] == 0 or not state.visible_colours(loc):
-            return evolve(state, step="next")
+            return _next_location(state)
     elif not state.breached(loc):
-        return evolve(state, step="next")
+        return _next_location(state)
     present = {c.colour for c in state.at(loc)}
     seats = tuple(p for p in state.clockwise() if p in present and state.hands[p] > 0)
     if not seats:

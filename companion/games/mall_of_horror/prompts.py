@@ -253,6 +253,13 @@ def _can_play(state: State, seat: str, kind: str, kills: int = 0) -> bool:
 
 def check(state: State, action: object) -> dict:
     """The action if it is a legal answer now; otherwise IllegalAction with the reason."""
+    if type(action) is dict and type(action.get("seat")) is str:  # the usual case: one of the listed answers
+        current = prompt(state)
+        legal = current.options.get(action["seat"]) if current else None
+        if legal and action in legal:
+            listed = legal[legal.index(action)]
+            if all(type(value) is type(listed[key]) for key, value in action.items()):  # true is not 1
+                return action
     action = _well_formed(action)
     if "close" in action:
         if state.step != "vote":
