@@ -34,7 +34,8 @@ class Bench:
         self.ack_ms: list[float] = []
         self.reveal_ms: list[float] = []
         self.last_ballot_sent = 0.0  # when the latest ballot of the open vote was sent
-        self.arrivals: dict[int, list[float]] = {}  # a reveal -> when each phone received it
+        self.ballot_sent: dict[str, float] = {}  # a reveal -> when the last ballot before it was sent
+        self.arrivals: dict[str, list[float]] = {}  # a reveal -> when each seat phone received it
         self.done = asyncio.Event()
         self.game_over = asyncio.Event()
 
@@ -42,9 +43,6 @@ class Bench:
         # No limit on open connections: aiohttp's default of 100 would hold the 101st phone back forever.
         async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
             host = await session.ws_connect(f"{base}/ws/{host_token}")
-            watchers = [await session.ws_connect(f"{base}/ws/{seat_urls['spectator']}")
-                        for _ in range(self.clients - len(SEATS))]
-            tasks = [asyncio.ensure_future(self.watch(i + len(SEATS), ws)) for i, ws in enumerate(watchers)]
             while not self.done.is_set():
                 self.game_over.clear()
                 seats = [await session.ws_connect(f"{base}/ws/{seat_urls[s].rsplit('/', 1)[1]}") for s in SEATS]
@@ -59,10 +57,6 @@ class Bench:
                 if self.done.is_set():
                     break
                 seat_urls = await self.new_game(host, seat_urls)
-            for ws in watchers:
-                await ws.close()
-            for task in tasks:
-                task.cancel()
             await host.close()
 
     async def new_game(self, host, old: dict[str, str]) -> dict[str, str]:
@@ -75,30 +69,23 @@ class Bench:
                 return {**urls, "spectator": message["host"]["spectator"].rsplit("/", 1)[1]}
 
     def saw(self, phone: int, raw: str, seen: dict[int, str]) -> None:
-        """Every seat phone reports each state it receives; once a new reveal has reached every phone, it is
-        timed."""
+        """Each seat phone notes when a new reveal reached it (the spectators do so in their own process)."""
         revealed = revealed_text(raw)
         if not revealed or seen.get(phone) == revealed:
             return
         seen[phone] = revealed
-        self.arrived(hash(revealed))
+        self.ballot_sent.setdefault(revealed, self.last_ballot_sent)
+        self.arrivals.setdefault(revealed, []).append(time.monotonic())
 
-    def arrived(self, key: int) -> None:
-        arrivals = self.arrivals.setdefault(key, [])
-        arrivals.append(time.perf_counter())
-        if len(arrivals) == self.clients:
-            self.reveal_ms.append((max(arrivals) - self.last_ballot_sent) * 1000)
-            del self.arrivals[key]
-
-    async def watch(self, phone: int, ws) -> None:
-        """A spectator: it only looks for a new reveal (reading 194 full states per change would make the
-        simulated phones, not the server, the bottleneck on a 2-core machine)."""
-        last = ""
-        async for message in ws:
-            revealed = revealed_text(message.data)
-            if revealed and revealed != last:
-                last = revealed
-                self.arrived(hash(revealed))
+    def reveal_times(self, spectators: dict[str, list[float]], watching: int) -> list[float]:
+        """From the last ballot to the reveal reaching every phone (seats here, spectators in the other
+        process: time.monotonic is one clock for the whole machine)."""
+        times = []
+        for revealed, sent in self.ballot_sent.items():
+            arrivals = self.arrivals.get(revealed, []) + spectators.get(revealed, [])
+            if len(arrivals) == len(SEATS) + watching:  # a reveal seen twice (the same ballots again) is skipped
+                times.append((max(arrivals) - sent) * 1000)
+        return times
 
     async def play(self, phone: int, ws) -> None:
         answered: set[str] = set()
@@ -116,7 +103,7 @@ class Bench:
             if view["seat"] not in prompt["waiting"]:
                 return
             answered.add(prompt["id"])
-            sent_at = time.perf_counter()
+            sent_at = time.monotonic()
             if prompt["kind"] == "ballot":
                 self.last_ballot_sent = sent_at
             action = self.rng.choice(view["options"])
@@ -130,7 +117,7 @@ class Bench:
                 await answer()
                 continue
             if data["type"] == "ack":
-                self.ack_ms.append((time.perf_counter() - sent_at) * 1000)
+                self.ack_ms.append((time.monotonic() - sent_at) * 1000)
                 if len(self.ack_ms) >= self.answers_wanted:
                     self.done.set()
                 continue
@@ -142,6 +129,41 @@ class Bench:
                 self.game_over.set()
                 continue
             await answer()
+
+
+async def watch(base: str, token: str, count: int, stop: asyncio.Event) -> dict[str, list[float]]:
+    """Spectators (in their own process): when each new reveal reaches each of them."""
+    arrivals: dict[str, list[float]] = {}
+
+    async def one(ws) -> None:
+        last = ""
+        async for message in ws:
+            revealed = revealed_text(message.data)
+            if revealed and revealed != last:
+                last = revealed
+                arrivals.setdefault(revealed, []).append(time.monotonic())
+
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
+        sockets = [await session.ws_connect(f"{base}/ws/{token}") for _ in range(count)]
+        tasks = [asyncio.ensure_future(one(ws)) for ws in sockets]
+        print("ready", flush=True)
+        await stop.wait()
+        for ws in sockets:
+            await ws.close()
+        for task in tasks:
+            task.cancel()
+    return arrivals
+
+
+def spectators_main(base: str, token: str, count: int) -> None:
+    """`python -m companion.bench_phones BASE TOKEN COUNT`: watch until stdin closes, print the arrivals."""
+    async def run() -> dict[str, list[float]]:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        loop.add_reader(sys.stdin.fileno(), lambda: stop.set() if not sys.stdin.readline() else None)
+        return await watch(base, token, count, stop)
+
+    json.dump(asyncio.run(run()), sys.stdout)
 
 
 def revealed_text(raw: str) -> str:
@@ -181,9 +203,17 @@ def bench_phones(clients: int = 6, answers: int = 300, seed: int = 1) -> dict:
                     urls[words[1]] = words[2]
             base = urls["host"].split("/h/")[0]
             seat_urls = {**{s: urls[s] for s in SEATS}, "spectator": urls["watch"].rsplit("/", 1)[1]}
+            watching = clients - len(SEATS)
+            watcher = subprocess.Popen([sys.executable, "-m", "companion.bench_phones", base,
+                                        seat_urls["spectator"], str(watching)],
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            if watcher.stdout.readline().strip() != "ready":
+                raise RuntimeError("the spectators' process did not start")
             bench = Bench(clients, answers, seed)
             asyncio.run(bench.run(base, urls["host"].rsplit("/", 1)[1], seat_urls))
             memory = peak_memory_mb(server.pid)
+            spectators, _ = watcher.communicate(timeout=60)  # closing its stdin ends it
+            bench.reveal_ms = bench.reveal_times(json.loads(spectators), watching)
         finally:
             server.terminate()
             server.wait(timeout=10)
@@ -194,8 +224,8 @@ def bench_phones(clients: int = 6, answers: int = 300, seed: int = 1) -> dict:
         "server_peak_mb": memory,
     }
     goal = "10" if clients <= 6 else "50"
-    print(f"phones bench: {clients} phones (6 seats playing random games, {clients - 6} spectators) "
-          f"against companion serve")
+    print(f"phones bench: {clients} phones (6 seats playing random games, {clients - 6} spectators in a "
+          f"process of their own) against companion serve")
     print(f"  answers acknowledged       {figures['answers']}")
     print(f"  answer -> ack              p50 {figures['ack_p50_ms']:.2f} ms   p99 {figures['ack_p99_ms']:.2f} ms "
           f"(goal p99 < {goal} ms)")
@@ -205,3 +235,7 @@ def bench_phones(clients: int = 6, answers: int = 300, seed: int = 1) -> dict:
     if len(bench.reveal_ms) < 3:
         print(f"  (only {len(bench.reveal_ms)} reveals measured: give more --answers)")
     return figures
+
+
+if __name__ == "__main__":
+    spectators_main(sys.argv[1], sys.argv[2], int(sys.argv[3]))

@@ -30,7 +30,7 @@ def test_bench_phones_runs_phones_against_companion_serve_and_prints_its_figures
     result = subprocess.run([sys.executable, "-m", "companion", "bench", "phones", "--clients", "10",
                              "--answers", "60"], capture_output=True, text=True, env=ENV, cwd=REPO, timeout=300)
     assert result.returncode == 0, result.stderr
-    assert "10 phones (6 seats playing random games, 4 spectators)" in result.stdout
+    assert "10 phones (6 seats playing random games, 4 spectators in a process of their own)" in result.stdout
     assert "answer -> ack" in result.stdout and "server peak memory" in result.stdout
     acknowledged = int(result.stdout.split("answers acknowledged")[1].split()[0])
     assert acknowledged >= 60
