@@ -194,7 +194,8 @@ def evolve(state: State, **changes: object) -> State:
     if not changes.keys() <= _STATE_FIELDS:
         raise TypeError(f"State has no field(s) {sorted(changes.keys() - _STATE_FIELDS)}")
     fields = state.__dict__.copy()
-    fields.pop("_prompt", None)  # a cached prompt belongs to the old state
+    fields.pop("_prompt", None)  # what was worked out from the old state belongs to it
+    fields.pop("_public", None)
     fields.update(changes)
     new = object.__new__(State)
     object.__setattr__(new, "__dict__", fields)

@@ -16,7 +16,10 @@ REVEALED_PHASES = ("move", "attack", "over")  # the zombie dice and destinations
 
 def view(state: State, seat: str | None = None) -> dict:
     """The view of `seat` (None: the public view, for the table screen and spectators)."""
-    out = _public(state)
+    cache = state.__dict__
+    if "_public" not in cache:  # states never change: the public board is worked out once per state
+        cache["_public"] = _public(state)
+    out = dict(cache["_public"])  # a copy to add this seat's own fields to (the nested values are shared)
     if seat is None:
         return out
     out["seat"] = seat
