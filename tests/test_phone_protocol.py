@@ -344,3 +344,20 @@ def test_the_host_gives_the_next_pad_pressed_to_a_seat_and_hears_the_devices_new
             assert (await red.expect("error"))["code"] == "forbidden"
             assert not [m for m in red.received if m["type"] == "notice"]
     run(main())
+
+
+def test_each_seat_gets_exactly_its_own_view_though_the_public_board_is_encoded_once(tmp_path):
+    from companion.web.server import Connection
+    from companion.web.tokens import Pass
+
+    async def main():
+        async with running(tmp_path) as (server, table, session):
+            table.answer({"seat": "red", "vote": "blue"})  # Red's ballot: in Red's view only
+            memo: dict = {}
+            for seat in FOUR:
+                message = json.loads(server._state_for(Connection(None, Pass("seat", seat)), memo))
+                assert message["view"] == json.loads(json.dumps(table.view(seat)))
+            public = json.loads(server._state_for(Connection(None, Pass("spectator")), memo))
+            assert public["view"] == json.loads(json.dumps(table.view(None)))
+            assert "ballot" not in public["view"] and '"ballot":' not in memo["public_json"]
+    run(main())

@@ -76,5 +76,15 @@ def parse(text: str | bytes, role: str) -> dict:
     return message
 
 
+def dumps(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 def encode(kind: str, **fields) -> str:
-    return json.dumps({"v": VERSION, "type": kind, **fields}, ensure_ascii=False, separators=(",", ":"))
+    return dumps({"v": VERSION, "type": kind, **fields})
+
+
+def state_message(view: str, connected: str, host: str | None = None) -> str:
+    """A "state" message from parts already encoded (the public board is encoded once for every phone)."""
+    text = f'{{"v":{VERSION},"type":"state","view":{view},"connected":{connected}'
+    return text + (f',"host":{host}}}' if host is not None else "}")

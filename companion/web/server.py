@@ -273,33 +273,42 @@ class PhoneServer:
 
     async def _broadcast(self) -> None:
         self._dirty = False
-        by_seat: dict[str | None, str] = {}
-        sends = []
-        for connection in list(self.connections):
-            key = connection.who.seat if connection.who.role == "seat" else connection.who.role
-            if key not in by_seat:
-                by_seat[key] = self._state_for(connection)
-            sends.append(connection.send(by_seat[key]))
-        await asyncio.gather(*sends)
+        memo: dict = {}  # one broadcast: the public board is encoded once, each seat adds its own fields
+        await asyncio.gather(*[c.send(self._state_for(c, memo)) for c in list(self.connections)])
 
-    def _state_for(self, connection: Connection) -> str:
+    def _state_for(self, connection: Connection, memo: dict | None = None) -> str:
+        memo = {} if memo is None else memo
         who = connection.who
-        view = None
+        key = who.seat if who.role == "seat" else who.role
+        if key in memo:
+            return memo[key]
+        if "connected" not in memo:
+            memo["connected"] = protocol.dumps(self.connected())
+        view = "null"
         if self.table.state is not None:
-            view = self.table.view(who.seat if who.role == "seat" else None)
-        fields: dict = {"view": view, "connected": self.connected()}
+            if "public" not in memo:
+                memo["public"] = self.table.view(None)
+                memo["public_json"] = protocol.dumps(memo["public"])
+            view = memo["public_json"]
+            if who.role == "seat":
+                # A seat's view is the public board plus fields of its own (its options, its ballot, the dice
+                # if it may look): only those are encoded again.
+                own = {k: v for k, v in self.table.view(who.seat).items() if k not in memo["public"]}
+                view = view[:-1] + "," + protocol.dumps(own)[1:]
+        host = None
         if who.role == "host":
             # The legal answers of each waiting seat, so the host can answer for a missing phone. They hold no
             # secret: candidates and open locations are on the public board; a ballot cast is never an option.
             current = self.table.rules.prompt(self.table.state) if self.table.state is not None else None
-            fields["host"] = {
+            host = protocol.dumps({
                 "seats": self.seat_urls(),
                 "spectator": self.spectator_url,
                 "wifi": self.wifi[0] if self.wifi else None,
                 "options": dict(current.options) if current is not None else {},
                 "pads": self.give_pad is not None,  # a pad hub whose pads the host gives to seats
-            }
-        return protocol.encode("state", **fields)
+            })
+        memo[key] = protocol.state_message(view, memo["connected"], host)
+        return memo[key]
 
 
 @web.middleware
