@@ -8,6 +8,7 @@ import contextlib
 import json
 
 import aiohttp
+from mall import ATTACK
 
 from companion.cup import DiceCup
 from companion.games import mall_of_horror as mall
@@ -17,14 +18,6 @@ from companion.web.server import PhoneServer
 from companion.web.tokens import Tokens
 
 FOUR = ["red", "blue", "yellow", "green"]
-# A Restroom breach at the start of an attack: Red (2 votes: Pin-up + Gunman... here Pin-up only) and Blue vote.
-ATTACK = {
-    "round": 2, "phase": "attack", "chief": "red",
-    "characters": {"red": {"pinup": 1, "tough": 3, "gunman": 5}, "blue": {"pinup": 1, "tough": 6, "gunman": 6},
-                   "yellow": {"pinup": 6, "tough": 3}, "green": {"pinup": 3}},
-    "zombies": {"1": 4}, "hands": {"red": 0, "blue": 0, "yellow": 0, "green": 0}, "deck": 17,
-    "destinations": {"red": 1, "blue": 1, "yellow": 6, "green": 3},
-}
 
 
 @contextlib.asynccontextmanager

@@ -7,6 +7,7 @@ import random
 import threading
 
 import pytest
+from mall import ATTACK, MOVE
 
 from companion.cup import DiceCup, verify
 from companion.games import mall_of_horror as mall
@@ -16,24 +17,6 @@ from companion.store import EventStore
 from companion.table import Table, TableError
 
 FOUR = ["red", "blue", "yellow", "green"]
-
-# Start of a move phase: Red (Chief) and Blue have one character each away from their destination.
-MOVE = {
-    "round": 2, "phase": "move", "chief": "red",
-    "characters": {"red": {"pinup": 1, "tough": 3, "gunman": 5}, "blue": {"pinup": 3, "tough": 6, "gunman": 6},
-                   "yellow": {"pinup": 6, "tough": 1}, "green": {"pinup": 4}},
-    "hands": {"red": 1, "blue": 0, "yellow": 0, "green": 0}, "deck": 10,
-    "destinations": {"red": 6, "blue": 1, "yellow": 3, "green": 3}, "cup": [2, 2, 2, 2],
-}
-# Start of an attack: the Restroom is breached (4 zombies; Red and Blue there, defence 2).
-ATTACK = {
-    "round": 2, "phase": "attack", "chief": "red",
-    "characters": {"red": {"pinup": 1, "tough": 3, "gunman": 5}, "blue": {"pinup": 1, "tough": 6, "gunman": 6},
-                   "yellow": {"pinup": 6, "tough": 3}, "green": {"pinup": 3}},
-    "zombies": {"1": 4}, "hands": {"red": 0, "blue": 0, "yellow": 0, "green": 0}, "deck": 17,
-    "destinations": {"red": 1, "blue": 1, "yellow": 6, "green": 3},
-}
-
 
 @pytest.fixture
 def store(tmp_path):

@@ -16,9 +16,6 @@ class PadRegistry:
         self.waiting_for = seat
         return f"press any button on a pad to give it to {seat.title()}"
 
-    def cancel(self) -> None:
-        self.waiting_for = None
-
     def claim(self, pad: int) -> str | None:
         """If a seat waits for a pad, give it `pad` and say so; None if nobody waits."""
         seat = self.waiting_for
@@ -38,9 +35,6 @@ class PadRegistry:
             said.append(f"pad {old_pad} is free")
         self._seats[pad] = seat
         return "; ".join(said)
-
-    def release(self, pad: int) -> None:
-        self._seats.pop(pad, None)
 
     def seat_of(self, pad: int) -> str | None:
         return self._seats.get(pad)

@@ -505,12 +505,6 @@ _AUTO = {
 }
 
 
-def card_counts_left(state: State) -> dict[str, int]:
-    """How many of each card can still be played (the rest have left the game)."""
-    return {key: DECK[key] - state.played[key] for key in DECK}
-
-
 __all__ = [
     "PHASES", "new_game", "apply", "apply_one", "advance", "steps", "cup_request", "finish",
-    "card_counts_left", "THREAT", "HARDWARE", "HIDDEN",
 ]
