@@ -18,6 +18,7 @@ from companion.table import Table, TableError
 
 FOUR = ["red", "blue", "yellow", "green"]
 
+
 @pytest.fixture
 def store(tmp_path):
     with EventStore(tmp_path / "table.sqlite3") as store:
