@@ -11,21 +11,30 @@ The log holds four kinds of rows: {"answer": action}, {"roll": dice, "nonce", "c
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 from companion.cup import DiceCup, Roll
 from companion.games import get_game
-from companion.games.base import IllegalAction
+from companion.games.base import Game, IllegalAction, Line, Refusal
 from companion.store import EventStore, GameRecord, StoreError
 
 RECENT_ROLLS = 6  # rolls whose commitments every view carries
 
+log = logging.getLogger("companion.table")
 
-class TableError(Exception):
-    """A table command that cannot be carried out (no game, nothing to undo, ...)."""
+
+class TableError(Refusal):
+    """A table command that cannot be carried out (no game, nothing to undo, ...): a code and parameters."""
+
+
+class StaleQuestion(TableError):
+    """An answer to a question that is already closed (a slow phone, a double tap): refused, never applied."""
+
+    def __init__(self) -> None:
+        super().__init__("table.stale")
 
 
 @dataclass
@@ -48,12 +57,13 @@ class Table:
         self.store = store
         self.cup = cup or DiceCup()
         self.roll_when_asked = roll_when_asked  # replays roll from their own script instead
-        self.rules: ModuleType | None = None
+        self.rules: Game | None = None
         self.state: Any = None
         self.game_id: int | None = None
         self.events: list[dict] = []  # this game's log, as stored
         self.rolls: list[CupRoll] = []
         self._undoable: list[Any] = []  # states before each answer that may still be taken back
+        self.undone: list[Line] = []  # the narration the last undo took back, until the next change
         self._subscribers: list[Callable[[], None]] = []
         self.loop: asyncio.AbstractEventLoop | None = None
 
@@ -73,7 +83,7 @@ class Table:
     def resume(self) -> GameRecord | None:
         """Carry on the unfinished game in the store, folding its log; None if there is none."""
         if self.store is None:
-            raise TableError("this table has no save file to resume from")
+            raise TableError("table.no_save_file")
         record = self.store.unfinished()
         if record is None:
             return None
@@ -90,20 +100,20 @@ class Table:
         try:
             events = self.store.events(record.id)
         except StoreError as error:
-            raise TableError(f"game {record.id} cannot be resumed: {error}") from None
+            raise TableError("table.cannot_resume", game=record.id, detail=str(error)) from None
         for seq, event in enumerate(events, start=1):
             try:
                 self._fold(event)
             except (IllegalAction, KeyError, IndexError, TypeError, ValueError) as error:
-                raise TableError(f"game {record.id} in {self.store.path} cannot be resumed: "
-                                 f"event {seq} {event!r} does not fit the game ({error})") from None
+                raise TableError("table.event_misfit", game=record.id, path=str(self.store.path), seq=seq,
+                                 event=repr(event), detail=str(error)) from None
             self.events.append(event)
         if self.state.over and not record.is_finished:  # a save file from before the end was marked together
             self.store.finish(record.id, list(self.state.winners), self.state.round)
 
-    def _reset(self, rules: ModuleType, state: Any) -> None:
+    def _reset(self, rules: Game, state: Any) -> None:
         self.rules, self.state, self.game_id = rules, state, None
-        self.events, self.rolls, self._undoable = [], [], []
+        self.events, self.rolls, self._undoable, self.undone = [], [], [], []
 
     # -- commands -------------------------------------------------------------------------------------------
 
@@ -117,8 +127,10 @@ class Table:
         if question is not None:
             current = self.rules.prompt(self.state)
             if current is None or current.id != question:
-                raise TableError("that question is already closed; the current one is on your screen")
-        for event in self.rules.decide(self.state, action):
+                raise StaleQuestion()
+        events = self.rules.decide(self.state, action)
+        self.undone = []
+        for event in events:
             self._record({"answer": event})
         self._settle()
         self._notify()
@@ -136,21 +148,21 @@ class Table:
         """Take back the last answers entered by mistake. Never re-rolls dice nor reopens a revealed ballot."""
         self._need_game()
         if type(steps) is not int or steps < 1:
-            raise TableError("undo takes a number of steps, 1 or more")
+            raise TableError("table.undo_steps")
         if self.state.over:
-            raise TableError("the game is over: its result is in the history")
+            raise TableError("table.undo_over")
         if steps > len(self._undoable):
-            raise TableError(
-                f"only {len(self._undoable)} step(s) can be taken back: the dice and revealed ballots stay"
-            )
+            raise TableError("table.undo_limit", count=len(self._undoable))
+        before = self.narration()
         self._record({"undo": steps})
+        self.undone = [entry for entry in before[len(self.narration()):] if not entry.seats]
         self._notify()
 
     def roll(self) -> None:
         """Give the rules what they asked the cup for (dice or a random pick)."""
         request = self.rules.cup_request(self.state)
         if request is None:
-            raise TableError("the cup was not asked for anything")
+            raise TableError("table.cup_idle")
         if request.kind == "roll":
             roll = self.cup.roll(request.count, request.visible_to)
             self._record({"roll": list(roll.dice), "nonce": roll.nonce, "commitment": roll.commitment,
@@ -182,7 +194,7 @@ class Table:
             return self.rules.apply(self.state, {"roll": event["roll"]})
         if "pick" in event:
             return self.rules.apply(self.state, {"pick": event["pick"]})
-        raise IllegalAction(f"unknown event in the log: {event!r}")
+        raise IllegalAction("table.unknown_event", event=repr(event))
 
     def _fold(self, event: dict, after: Any = None) -> None:
         before = self.state
@@ -199,7 +211,7 @@ class Table:
             public = event.get("public", True)
             roll = Roll(tuple(event["roll"]), event["nonce"], event["commitment"], tuple(event["visible_to"]))
             self.rolls.append(CupRoll(roll, public, revealed=public))
-        if any(not r.revealed for r in self.rolls) and "cup" in self.rules.view(self.state, None):
+        if any(not r.revealed for r in self.rolls) and self.rules.dice_revealed(self.state):
             for cup_roll in self.rolls:
                 cup_roll.revealed = True
 
@@ -213,13 +225,40 @@ class Table:
     # -- views ----------------------------------------------------------------------------------------------
 
     def view(self, seat: str | None = None) -> dict:
-        """What `seat` may see (None: the public board). The only way state leaves the table."""
+        """What `seat` may see (None: the public board). The only way state leaves the table.
+
+        Beside the game's board: the prompt (and, for a seat, its own question), this round's narration (a
+        seat also gets the lines only it may read), what the last undo took back, and the cup's commitments.
+        """
         self._need_game()
-        out = self.rules.view(self.state, seat)
+        state, rules = self.state, self.rules
+        out = rules.view(state, seat)
+        out["game"] = rules.NAME
+        out["board"] = rules.BOARD
+        prompt = rules.prompt(state)
+        out["prompt"] = prompt.public_json() if prompt is not None else None
+        this_round = [entry for entry in self.narration() if entry.round == state.round]
+        out["narration"] = [entry.to_json() for entry in this_round if not entry.seats]
+        out["undone"] = [entry.to_json() for entry in self.undone]
         # The latest rolls with their commitments (this round's and the last reveal's), not the whole game's.
         out["cup_rolls"] = [r.public_json() for r in self.rolls[-RECENT_ROLLS:]]
         out["can_undo"] = self.can_undo
+        if seat is not None:
+            question = rules.question(state, seat) if not state.over else None
+            out["question"] = question.to_json() if question is not None else None
+            out["narration_mine"] = [entry.to_json() for entry in this_round if seat in entry.seats]
         return out
+
+    def question(self, seat: str):
+        """What `seat` is asked now, or None."""
+        self._need_game()
+        return None if self.state.over else self.rules.question(self.state, seat)
+
+    def narration(self) -> list[Line]:
+        """The whole game's narration so far, oldest first (secret lines included: filter by `seats`)."""
+        if self.state is None:
+            return []
+        return list(self.rules.narration(self.state))
 
     def record(self) -> dict:
         """The table's own full record (replay's JSON). Never shown to players as it is."""
@@ -233,26 +272,32 @@ class Table:
 
     def _notify(self) -> None:
         for callback in list(self._subscribers):
-            callback()
+            try:
+                callback()
+            except Exception:  # one broken screen must not keep the others (or the table) from going on
+                log.exception("a table subscriber failed")
 
     def _need_game(self) -> None:
         if self.state is None:
-            raise TableError("no game is set up")
+            raise TableError("table.no_game")
 
     # -- devices on other threads ---------------------------------------------------------------------------
 
     def answer_threadsafe(self, action: object, done: Callable[[str | None], None] | None = None) -> None:
         """From a device thread: hand the answer to the table's loop; `done(error or None)` runs on the loop."""
         if self.loop is None:
-            raise TableError("the table is not running on a loop")
+            raise TableError("table.no_loop")
         self.loop.call_soon_threadsafe(self._device_answer, action, done)
 
-    def _device_answer(self, action: object, done: Callable[[str | None], None] | None) -> None:
+    def _device_answer(self, action: object, done: Callable[[Refusal | None], None] | None) -> None:
+        """Whatever happens, the device hears back: a device left waiting would stay locked."""
+        outcome: Refusal | None = None
         try:
             self.answer(action)
-        except (IllegalAction, TableError) as refused:
-            if done:
-                done(str(refused))
-            return
+        except Refusal as refused:
+            outcome = refused
+        except Exception as error:  # storage failed, or a bug: the answer is not stored, and the device is told
+            log.exception("an answer from a device failed")
+            outcome = TableError("table.not_stored", detail=str(error) or type(error).__name__)
         if done:
-            done(None)
+            done(outcome)

@@ -1,16 +1,14 @@
-"""One package per game, each offering the same pure rules interface (see mall_of_horror)."""
+"""The registry: one line per game. Each game is a package offering the interface in `base.Game`."""
 
 from __future__ import annotations
 
-from types import ModuleType
-
 from companion.games import mall_of_horror
-from companion.games.base import IllegalAction
+from companion.games.base import Game, IllegalAction
 
-GAMES: dict[str, ModuleType] = {mall_of_horror.NAME: mall_of_horror}
+GAMES: dict[str, Game] = {mall_of_horror.NAME: mall_of_horror}
 
 
-def get_game(name: object) -> ModuleType:
-    if name not in GAMES:
-        raise IllegalAction(f"unknown game {name!r}; this companion knows {', '.join(GAMES)}")
+def get_game(name: object) -> Game:
+    if not isinstance(name, str) or name not in GAMES:
+        raise IllegalAction("game.unknown", game=str(name), games=", ".join(GAMES))
     return GAMES[name]

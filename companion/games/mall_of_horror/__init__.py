@@ -2,25 +2,40 @@
 
 from __future__ import annotations
 
-from companion.games.base import CupRequest, IllegalAction, Prompt
+from pathlib import Path
+
+from companion.games.base import CupRequest, IllegalAction, Line, Prompt
 
 from .engine import advance, apply, cup_request, steps
 from .position import position_of, record, start
-from .prompts import check, prompt
+from .prompts import check, prompt, question
+from .setup import SETUP, TERMS
 from .state import Options, State
-from .view import view
+from .view import REVEALED_PHASES, view
 
 NAME = "mall-of-horror"
+BOARD = NAME  # the board renderer of every screen
+LOCALE = Path(__file__).parent / "locale"
 
 
 def decide(state: State, action: object) -> list[dict]:
     """The events an answer produces: the answer itself, once the rules accept it."""
     if state.over:
-        raise IllegalAction("the game is over")
+        raise IllegalAction("mall.refuse.over")
     return [check(state, action)]
 
 
+def dice_revealed(state: State) -> bool:
+    """The zombie dice of the round are on the table once the destinations are revealed."""
+    return state.cup is not None and state.phase in REVEALED_PHASES
+
+
+def narration(state: State) -> tuple[Line, ...]:
+    return state.narration
+
+
 __all__ = [
-    "NAME", "CupRequest", "IllegalAction", "Options", "Prompt", "State", "advance", "apply", "check",
-    "cup_request", "decide", "position_of", "prompt", "record", "start", "steps", "view",
+    "BOARD", "LOCALE", "NAME", "SETUP", "TERMS", "CupRequest", "IllegalAction", "Options", "Prompt", "State",
+    "advance", "apply", "check", "cup_request", "decide", "dice_revealed", "narration", "position_of", "prompt",
+    "question", "record", "start", "steps", "view",
 ]

@@ -8,7 +8,7 @@ player understands ("Blue cannot choose Megatoys: all of Blue's characters are a
 from __future__ import annotations
 
 from companion.ballot import BallotError
-from companion.games.base import CupRequest, IllegalAction, Prompt
+from companion.games.base import BALLOT, CARDS, PICK, Choice, CupRequest, IllegalAction, Message, Prompt, Question, msg
 
 from .board import (
     CAMERA,
@@ -82,14 +82,98 @@ def _prompt(state: State) -> Prompt | None:
         return None
     if step == "vote":
         waiting = state.vote.ballot.missing
-        return Prompt("ballot", {s: _options(state, s) for s in waiting}, True, question_key(state))
+        return Prompt(BALLOT, {s: _options(state, s) for s in waiting}, True, question_key(state), step,
+                      _title(state, None))
     if step == "secret":
         waiting = [p for p in state.players if p not in state.destinations]
-        return Prompt("location", {s: _options(state, s) for s in waiting}, True, question_key(state))
+        return Prompt(PICK, {s: _options(state, s) for s in waiting}, True, question_key(state), step,
+                      _title(state, None))
     seat = _sequential_seat(state)
     if seat is None:
         return None
-    return Prompt(_KINDS[step], {seat: _options(state, seat)}, False, question_key(state))
+    return Prompt(_KINDS[step], {seat: _options(state, seat)}, False, question_key(state), step,
+                  _title(state, seat))
+
+
+# -- the question, as devices show it -------------------------------------------------------------------------
+
+
+def question(state: State, seat: str) -> Question | None:
+    """What `seat` is asked now: the title, and each legal answer with its label and pad button."""
+    current = prompt(state)
+    answers = options_for(state, seat)
+    if current is None or not answers:
+        return None
+    answered = seat not in current.options  # a voter (or a secret destination) already in, still changeable
+    choices = tuple(_choice(state, seat, action, i) for i, action in enumerate(answers))
+    return Question(current.id, seat, current.kind, state.step, _title(state, seat), current.secret, choices,
+                    answered=answered)
+
+
+def _title(state: State, seat: str | None) -> Message:
+    step = state.step
+    if step == "vote":
+        vote = state.vote
+        key = f"mall.q.vote.{vote.purpose}" if vote.stage == 1 else f"mall.q.revote.{vote.purpose}"
+        params = {"location": vote.location, "colours": list(vote.ballot.candidates)}
+        if seat is not None and seat in vote.ballot.weights:
+            params["count"] = vote.ballot.weights[seat]
+            return Message(key + ".mine", params)
+        return Message(key, params)
+    if step == "place":
+        return msg("mall.q.place", colour=seat, dice=list(state.dice or ()))
+    if step == "chief":
+        return msg("mall.q.chief_destination", colour=seat)
+    if step == "secret":
+        if seat is not None and seat in state.zombie_players:
+            return msg("mall.q.zombie_destination", colour=seat)
+        return msg("mall.q.destination") if seat is not None else msg("mall.q.destinations")
+    if step == "move":
+        return msg("mall.q.move", colour=seat, location=state.destinations.get(seat, 0))
+    if step == "sprint":
+        return msg("mall.q.sprint", colour=seat, location=state.sprint)
+    if step == "victim":
+        return msg("mall.q.victim", colour=seat, location=state.location)
+    if step == "gift":
+        return msg("mall.q.gift", colour=seat)
+    if step == "window":
+        if state.window.kind == "camera":
+            return msg("mall.q.camera", colour=seat)
+        return msg("mall.q.attack", colour=seat, location=state.window.location,
+                   count=state.zombies[state.window.location - 1], defence=state.defence(state.window.location))
+    return msg("mall.q.wait")
+
+
+def _choice(state: State, seat: str, action: dict, index: int) -> Choice:
+    players = state.players
+    if "vote" in action:
+        return Choice(action, msg("mall.choice.vote", colour=action["vote"]), players.index(action["vote"]) + 1)
+    if "give" in action:
+        return Choice(action, msg("mall.choice.give", colour=action["give"]), players.index(action["give"]) + 1)
+    if "play" in action:
+        card = card_key(action["play"], action.get("kills", 0))
+        params = {k: v for k, v in action.items() if k in ("character", "go")}
+        if "go" in params:
+            params["location"] = params.pop("go")
+        key = f"mall.choice.play.{card}"
+        slot = index + 1 if state.step == "window" and index < 6 else None
+        return Choice(action, Message(key, params), slot, "card", msg(f"mall.card_effect.{card}"))
+    if "pass" in action:
+        return Choice(action, msg("mall.choice.pass"), index + 1 if index < 6 else None)
+    if "go" in action and "character" in action:
+        return Choice(action, msg("mall.choice.place", character=action["character"], location=action["go"]),
+                      action["go"])
+    if "go" in action:
+        return Choice(action, msg("mall.choice.go", location=action["go"]), action["go"])
+    if "move" in action:
+        if state.step == "sprint":
+            return Choice(action, msg("mall.choice.sprinter", character=action["move"], location=state.sprint),
+                          index + 1 if index < 6 else None)
+        return Choice(action, msg("mall.choice.move", character=action["move"],
+                                  location=state.destinations.get(seat, 0)), index + 1 if index < 6 else None)
+    if "victim" in action:
+        return Choice(action, msg("mall.choice.victim", character=action["victim"]), index + 1 if index < 6 else None)
+    raise AssertionError(f"unlabelled answer {action}")
 
 
 def question_key(state: State) -> tuple:
@@ -104,8 +188,7 @@ def question_key(state: State) -> tuple:
     )
 
 
-_KINDS = {"place": "location", "chief": "location", "gift": "gift", "window": "card", "move": "character",
-          "sprint": "character", "victim": "character"}
+_KINDS = {"place": PICK, "chief": PICK, "gift": PICK, "window": CARDS, "move": PICK, "sprint": PICK, "victim": PICK}
 
 
 def _sequential_seat(state: State) -> str | None:

@@ -8,7 +8,7 @@ players). The public view (seat None) holds no secret at all.
 from __future__ import annotations
 
 from .board import BOARD_ZOMBIES, LOCATIONS
-from .prompts import cup_request, options_for, prompt
+from .prompts import cup_request
 from .state import State, Vote
 
 REVEALED_PHASES = ("move", "attack", "over")  # the zombie dice and destinations are on the table
@@ -23,7 +23,6 @@ def view(state: State, seat: str | None = None) -> dict:
     if seat is None:
         return out
     out["seat"] = seat
-    out["options"] = options_for(state, seat) if not state.over else []
     if state.vote is not None and seat in state.vote.ballot.ballots:
         out["ballot"] = state.vote.ballot.ballots[seat]
     if seat in state.destinations and "destinations" not in out:
@@ -34,9 +33,7 @@ def view(state: State, seat: str | None = None) -> dict:
 
 
 def _public(state: State) -> dict:
-    current = prompt(state)
     out: dict = {
-        "game": "mall-of-horror",
         "players": list(state.players),
         "round": state.round,
         "phase": state.phase,
@@ -48,14 +45,10 @@ def _public(state: State) -> dict:
         "closed": sorted(state.closed),
         "hands": dict(state.hands),
         "deck": state.deck,
-        "prompt": None,
         "over": state.over,
         "scores": {p: state.score(p) for p in state.players},
         "winners": list(state.winners),
     }
-    if current is not None:
-        out["prompt"] = {"id": current.id, "kind": current.kind, "waiting": list(current.seats),
-                         "secret": current.secret}
     request = cup_request(state)
     if request is not None:
         out["rolling"] = {"kind": request.kind, "count": request.count, "public": request.public}

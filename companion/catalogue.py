@@ -1,0 +1,167 @@
+"""The one translation catalogue: every sentence a player reads, from Python or from the page.
+
+Messages live in gettext `.po` files, one folder per language: `companion/locale/<lang>/*.po` for the table's
+own words and `<game package>/locale/<lang>/*.po` for each game's. A msgid is a message key ("mall.put_zombies"),
+its msgstr the sentence with `{name}` placeholders. A message with a `count` parameter may have plural forms
+(msgid_plural), chosen by the language's rule.
+
+Parameters named in a TERMS table are words of the game, translated too: {"location": 4} becomes the
+catalogue's "mall.location.4" ("4 Parking", "4 停车场"). A list of terms becomes "Red, Blue and Green" in the
+reader's language.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from babel.messages.pofile import read_po
+
+from companion.games.base import Message
+
+LOCALE = Path(__file__).parent / "locale"
+LANGUAGES = {"en": "English", "zh-Hans": "简体中文", "zh-Hant": "繁體中文", "vi": "Tiếng Việt"}
+DEFAULT = "en"
+# The table's own terms: seat colours, whatever the game.
+CORE_TERMS = {"colour": "colour", "seat": "colour", "colours": "colour", "winner": "colour", "winners": "colour",
+              "voter": "colour", "candidate": "colour", "looker": "colour", "to_seat": "colour"}
+
+
+def folder(lang: str) -> str:
+    """The folder name of a language code ("zh-Hans" -> "zh_Hans")."""
+    return lang.replace("-", "_")
+
+
+def plural_index(lang: str, n: int) -> int:
+    """Which plural form: English has two (1 / other); Chinese and Vietnamese one."""
+    return (0 if n == 1 else 1) if lang == "en" else 0
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+class Catalogue:
+    def __init__(self, roots: list[Path], terms: Mapping[str, str]):
+        self.terms = dict(terms)
+        self.messages: dict[str, dict[str, str | tuple[str, ...]]] = {lang: {} for lang in LANGUAGES}
+        self.sources: dict[str, str] = {}  # key -> the English .po file that holds it (for error messages)
+        for lang in LANGUAGES:
+            for root in roots:
+                for path in sorted((root / folder(lang)).glob("*.po")):
+                    self._read(lang, path)
+
+    def _read(self, lang: str, path: Path) -> None:
+        with path.open("rb") as handle:
+            po = read_po(handle, locale=None, abort_invalid=True)
+        table = self.messages[lang]
+        for message in po:
+            if not message.id:
+                continue  # the header
+            key = message.id[0] if isinstance(message.id, tuple) else message.id
+            if key in table:
+                raise ValueError(f"{path}: message {key!r} is defined twice in {lang}")
+            table[key] = tuple(message.string) if isinstance(message.string, tuple) else message.string
+            if lang == DEFAULT:
+                self.sources[key] = str(path)
+
+    # -- rendering --------------------------------------------------------------------------------------------
+
+    def has(self, key: str, lang: str = DEFAULT) -> bool:
+        return bool(self.messages[lang].get(key))
+
+    def raw(self, key: str, lang: str, count: object = None) -> str:
+        """The sentence of `key` in `lang` (English when the language lacks it, the key itself as a last resort)."""
+        found = self.messages.get(lang, {}).get(key) or self.messages[DEFAULT].get(key)
+        if found is None:
+            return key
+        if isinstance(found, tuple):
+            n = count if type(count) is int else 1
+            return found[min(plural_index(lang if key in self.messages.get(lang, {}) else DEFAULT, n),
+                             len(found) - 1)]
+        return found
+
+    def text(self, message: Message, lang: str = DEFAULT) -> str:
+        params = message.params
+        sentence = self.raw(message.key, lang, params.get("count"))
+        values = {name: self.term(name, value, lang) for name, value in params.items()}
+        try:
+            return sentence.format_map(_Missing(values))
+        except (ValueError, IndexError, AttributeError):  # a broken placeholder in a translation: say the key
+            return f"{message.key} {dict(params)}"
+
+    def term(self, name: str, value: Any, lang: str) -> str:
+        prefix = self.terms.get(name)
+        if isinstance(value, list | tuple):
+            return self.join([self.term(name, v, lang) for v in value], lang)
+        if isinstance(value, Mapping) and "key" in value:  # a message inside a message
+            return self.text(Message(value["key"], value.get("params", {})), lang)
+        if isinstance(value, Message):
+            return self.text(value, lang)
+        if prefix is None:
+            return str(value)
+        return self.raw(f"{prefix}.{value}", lang)
+
+    def join(self, words: list[str], lang: str) -> str:
+        """"Red, Blue and Green" in the reader's language."""
+        if not words:
+            return self.raw("list.none", lang)
+        if len(words) == 1:
+            return words[0]
+        separator, last = self.raw("list.separator", lang), self.raw("list.and", lang)
+        return separator.join(words[:-1]) + last + words[-1]
+
+    def page(self, lang: str) -> dict:
+        """What the page needs to speak `lang`: every message (English where a key is missing) and the terms."""
+        messages = {**self.messages[DEFAULT], **{k: v for k, v in self.messages[lang].items() if v}}
+        return {
+            "lang": lang,
+            "languages": LANGUAGES,
+            "plural": "en" if lang == "en" else "one",
+            "terms": self.terms,
+            "messages": {k: list(v) if isinstance(v, tuple) else v for k, v in messages.items()},
+        }
+
+
+class _Missing(dict):
+    """A placeholder with no parameter stays visible as {name} rather than failing the whole sentence."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+@lru_cache(maxsize=1)
+def catalogue() -> Catalogue:
+    """The catalogue of the table and every registered game, read once."""
+    from companion.games import GAMES
+
+    roots = [LOCALE] + [game.LOCALE for game in GAMES.values()]
+    terms = dict(CORE_TERMS)
+    for game in GAMES.values():
+        terms.update(game.TERMS)
+    return Catalogue(roots, terms)
+
+
+def text(message: Message, lang: str = DEFAULT) -> str:
+    return catalogue().text(message, lang)
+
+
+def say(key: str, lang: str = DEFAULT, **params: Any) -> str:
+    return catalogue().text(Message(key, params), lang)
+
+
+def language(value: object) -> str:
+    """A supported language code for `value` ("zh-hans", "zh_Hant", "vi-VN", ...), English otherwise."""
+    if not isinstance(value, str):
+        return DEFAULT
+    wanted = value.replace("_", "-").lower()
+    for code in LANGUAGES:
+        if wanted == code.lower():
+            return code
+    if wanted.startswith("zh"):
+        return "zh-Hant" if any(t in wanted for t in ("hant", "-tw", "-hk", "-mo")) else "zh-Hans"
+    base = wanted.split("-")[0]
+    return base if base in LANGUAGES else DEFAULT
