@@ -161,5 +161,5 @@ def _serve(args: argparse.Namespace) -> int:
     return asyncio.run(serve(ServeOptions(
         db=args.db or str(default_db_path()), host=args.host, port=args.port, address=args.address,
         game=args.game, players=players, options=options, wifi_ssid=args.wifi_ssid,
-        wifi_password=args.wifi_password, qr=not args.no_qr, pads=args.pads,
-    )))
+        wifi_password=args.wifi_password, pads=args.pads,
+    ), draw_qr=not args.no_qr))

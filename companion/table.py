@@ -64,6 +64,7 @@ class Table:
         self.rolls: list[CupRoll] = []
         self._undoable: list[Any] = []  # states before each answer that may still be taken back
         self.undone: list[Line] = []  # the narration the last undo took back, until the next change
+        self.generation = 0  # counts the games set up or loaded on this table: a new one means new seats
         self._subscribers: list[Callable[[], None]] = []
         self.loop: asyncio.AbstractEventLoop | None = None
 
@@ -113,6 +114,7 @@ class Table:
 
     def _reset(self, rules: Game, state: Any) -> None:
         self.rules, self.state, self.game_id = rules, state, None
+        self.generation += 1
         self.events, self.rolls, self._undoable, self.undone = [], [], [], []
 
     # -- commands -------------------------------------------------------------------------------------------

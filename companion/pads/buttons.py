@@ -1,15 +1,10 @@
-"""Choices on buttons: a seat's prompt mapped to buttons 1..6, and presses handed to the table.
+"""Choices on buttons: a seat's question mapped to buttons 1..6, and presses handed to the table.
 
-The mapping is the same for every game and every kind of pad:
+Pads know no game: the rules give each choice of a question its pad slot where one is natural (a location by
+its number, a player by seating order, otherwise the k-th choice), and button k is the first choice with slot
+k. A question with no slots (a number, an assignment) is answered on a phone or the screen.
 
-- kind "location": button k is the option whose "go" is k (locations 1-6 by number). A placement option also
-  names a character; a pad cannot say which, so button k places the first unplaced character in the order the
-  options list them (the rules list them in the order of the player's characters).
-- kinds "ballot" and "gift": button k is the k-th player in seating order, matching the colour stickers on the
-  pad; a player who is not a candidate (or oneself, for a gift) has no option.
-- any other kind: button k is the k-th option in the list (only the first 6 can be reached from a pad).
-
-A press with no open prompt for its seat, on a button with no option, or while the seat's previous press is
+A press with no open question for its seat, on a button with no choice, or while the seat's previous press is
 still being taken, is refused and changes nothing. Once a seat's answer is accepted the seat is no longer asked,
 so a second press is refused: a secret ballot is never changed by an accidental press on a pad that shows nothing.
 Pads never show a choice, only signals: blinking while asked, a short solid light when an answer is accepted,
@@ -21,53 +16,43 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
 
-from companion.games.base import Prompt
+from companion.catalogue import text
+from companion.games.base import Message, Question, Refusal
 from companion.table import Table
 
 BUTTONS = 6
-SEATED_KINDS = ("ballot", "gift")  # button k = the k-th player in seating order
 
 log = logging.getLogger("companion.pads")
 
-Reply = Callable[[str | None], None]  # on the loop: None if the press was accepted, else why it was refused
-Say = Callable[[str], None]
+Reply = Callable[[Message | None], None]  # on the loop: None if the press was accepted, else why it was refused
+Say = Callable[[Message], None]  # news for the table screen and the terminal, in each reader's language
 
 
 class PadError(Exception):
     """Pads that cannot run (no GPIO header, no table loop, a bad config); the message says what to do."""
 
 
-def button_actions(prompt: Prompt | None, seat: str, players: Sequence[str]) -> tuple[dict | None, ...]:
-    """The action behind each of buttons 1..6 for `seat` (None where a button has no option)."""
-    options = prompt.options.get(seat) if prompt is not None else None
-    if not options:
+def button_actions(question: Question | None) -> tuple[Mapping | None, ...]:
+    """The action behind each of buttons 1..6 (None where a button has no choice)."""
+    if question is None:
         return (None,) * BUTTONS
-    if prompt.kind == "location":
-        by_place: dict[int, dict] = {}
-        for option in options:
-            by_place.setdefault(option.get("go"), option)  # the first listed character for that location
-        return tuple(by_place.get(k) for k in range(1, BUTTONS + 1))
-    if prompt.kind in SEATED_KINDS:
-        by_player = {_target(option): option for option in options}
-        slots = list(players[:BUTTONS]) + [None] * (BUTTONS - len(players[:BUTTONS]))
-        return tuple(by_player.get(player) if player else None for player in slots)
-    return tuple(options[:BUTTONS]) + (None,) * (BUTTONS - len(options[:BUTTONS]))
+    return tuple(choice.action if choice else None
+                 for choice in (question.choice_for(k) for k in range(1, BUTTONS + 1)))
 
 
-def _target(option: dict) -> Any:
-    return option.get("vote", option.get("give"))
+def _log(message: Message) -> None:
+    log.info(text(message))
 
 
 @dataclass(frozen=True)
 class Board:
     """What every pad may do now: the action behind each button for each seat asked. Replaced, never changed."""
 
-    actions: Mapping[str, tuple[dict | None, ...]] = field(default_factory=dict)
+    actions: Mapping[str, tuple[Mapping | None, ...]] = field(default_factory=dict)
     secret: bool = False
 
     def asked(self, seat: str) -> bool:
@@ -84,7 +69,7 @@ class PadButtons:
 
     def __init__(self, table: Table, say: Say | None = None):
         self.table = table
-        self.say: Say = say or log.info
+        self.say: Say = say or _log
         self._board = Board()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._watchers: list[Callable[[str, bool], None]] = []
@@ -128,9 +113,8 @@ class PadButtons:
         prompt = table.rules.prompt(table.state)
         if prompt is None:
             return Board()
-        players = tuple(table.state.players)
-        return Board({seat: button_actions(prompt, seat, players) for seat in prompt.options if prompt.options[seat]},
-                     prompt.secret)
+        questions = {seat: table.question(seat) for seat in prompt.seats}
+        return Board({seat: button_actions(q) for seat, q in questions.items() if q is not None}, prompt.secret)
 
     # -- presses -----------------------------------------------------------------------------------------------
 
@@ -144,40 +128,43 @@ class PadButtons:
         if action is not None:
             with self._lock:
                 if seat in self._in_flight:
-                    action, reason = None, f"{seat.title()}'s previous press is still being taken"
+                    action, reason = None, Message("pads.busy", {"seat": seat})
                 else:
                     self._in_flight.add(seat)
         try:
             if action is None:
                 loop.call_soon_threadsafe(self._refused, reason, reply)
             else:
-                self.table.answer_threadsafe(action, partial(self._answered, seat, board.secret, reply))
+                self.table.answer_threadsafe(dict(action), partial(self._answered, seat, board.secret, reply))
         except RuntimeError:  # the loop is closed: the companion is shutting down, the press goes nowhere
             log.debug("a pad press arrived after the table stopped")
 
-    def _refused(self, reason: str, reply: Reply | None) -> None:
+    def _refused(self, reason: Message, reply: Reply | None) -> None:
         self.say(reason)
         if reply is not None:
             reply(reason)
 
-    def _answered(self, seat: str, secret: bool, reply: Reply | None, error: str | None) -> None:
+    def _answered(self, seat: str, secret: bool, reply: Reply | None, error: Refusal | None) -> None:
         with self._lock:
             self._in_flight.discard(seat)
+        said = None
         if error is not None:
             # the rules' reason can name the refused vote or destination: never said aloud for a secret prompt
-            shown = f"{seat.title()}'s pad press was refused" if secret else f"{seat.title()}'s pad press: {error}"
-            self.say(shown)
+            said = (Message("pads.refused_secret", {"seat": seat}) if secret
+                    else Message("pads.refused", {"seat": seat, "reason": error.message.to_json()}))
+            self.say(said)
         if reply is not None:
-            reply(error)
+            reply(said)
 
 
-def _choice(board: Board, seat: str, button: object) -> tuple[dict | None, str]:
-    actor = seat.title()
+def _choice(board: Board, seat: str, button: object) -> tuple[Mapping | None, Message | None]:
     if type(button) is not int or not 1 <= button <= BUTTONS:
-        return None, f"{actor}'s pad sent button {button!r}; pads have buttons 1 to {BUTTONS}"
+        return None, Message("pads.bad_button", {"seat": seat, "button": repr(button)[:20], "count": BUTTONS})
     actions = board.actions.get(seat)
     if actions is None:
-        return None, f"{actor} pressed a pad button but is not asked anything now"
+        return None, Message("pads.not_asked", {"seat": seat})
+    if all(action is None for action in actions):
+        return None, Message("pads.not_on_pad", {"seat": seat})
     if actions[button - 1] is None:
-        return None, f"{actor} pressed a pad button with no choice behind it now"
-    return actions[button - 1], ""
+        return None, Message("pads.no_choice", {"seat": seat})
+    return actions[button - 1], None

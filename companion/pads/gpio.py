@@ -14,6 +14,7 @@ from collections.abc import Callable
 from gpiozero import LED, Button
 from gpiozero.exc import BadPinFactory, GPIOZeroError, PinFactoryFallback
 
+from companion.games.base import Message
 from companion.pads.buttons import PadButtons, PadError, Reply
 from companion.pads.config import GpioConfig
 from companion.pads.lamp import DEFAULT_TIMING, Lamp, LampTiming
@@ -98,7 +99,7 @@ class GpioPads:
         self.buttons.press(seat, button, self._reply(seat))
 
     def _reply(self, seat: str) -> Reply:
-        def reply(error: str | None) -> None:
+        def reply(error: Message | None) -> None:
             lamp = self.lamps.get(seat)
             if lamp is not None:
                 lamp.refused() if error else lamp.accepted()

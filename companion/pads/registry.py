@@ -5,18 +5,20 @@ Used on the table's loop only.
 
 from __future__ import annotations
 
+from companion.games.base import Message
+
 
 class PadRegistry:
     def __init__(self, pads: dict[int, str] | None = None):
         self._seats: dict[int, str] = dict(pads or {})
         self.waiting_for: str | None = None  # the seat that gets the next pad pressed
 
-    def give_next(self, seat: str) -> str:
+    def give_next(self, seat: str) -> Message:
         """The next press on any pad gives that pad to `seat` (taking it from whoever had it)."""
         self.waiting_for = seat
-        return f"press any button on a pad to give it to {seat.title()}"
+        return Message("pads.press_to_give", {"seat": seat})
 
-    def claim(self, pad: int) -> str | None:
+    def claim(self, pad: int) -> list[Message] | None:
         """If a seat waits for a pad, give it `pad` and say so; None if nobody waits."""
         seat = self.waiting_for
         if seat is None:
@@ -24,17 +26,17 @@ class PadRegistry:
         self.waiting_for = None
         return self.assign(pad, seat)
 
-    def assign(self, pad: int, seat: str) -> str:
-        said = [f"pad {pad} is {seat.title()}'s now"]
+    def assign(self, pad: int, seat: str) -> list[Message]:
+        said = [Message("pads.given", {"pad": pad, "seat": seat})]
         previous_owner = self._seats.get(pad)
         if previous_owner is not None and previous_owner != seat:
-            said.append(f"{previous_owner.title()} has no pad now")
+            said.append(Message("pads.seat_without_pad", {"seat": previous_owner}))
         old_pad = self.pad_of(seat)
         if old_pad is not None and old_pad != pad:
             del self._seats[old_pad]
-            said.append(f"pad {old_pad} is free")
+            said.append(Message("pads.free", {"pad": old_pad}))
         self._seats[pad] = seat
-        return "; ".join(said)
+        return said
 
     def seat_of(self, pad: int) -> str | None:
         return self._seats.get(pad)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from companion.games.base import Message
 from companion.pads.buttons import PadButtons, Say
 from companion.pads.config import load_config
 from companion.pads.gpio import GpioPads
@@ -22,7 +23,7 @@ class TablePads:
     def give_next(self, seat: str) -> None:
         """The next pad pressed on the hub becomes `seat`'s (there is nothing to give on GPIO pads: wired)."""
         if self.serial is None:
-            self.buttons.say("there is no pad hub at this table: GPIO pads are wired to their seats")
+            self.buttons.say(Message("pads.no_hub"))
             return
         self.serial.give_next(seat)
 

@@ -21,6 +21,7 @@ from functools import partial
 import serial
 from serial.tools import list_ports
 
+from companion.games.base import Message
 from companion.pads import protocol
 from companion.pads.buttons import PadButtons, PadError, Say
 from companion.pads.config import PICO_USB_ID, SerialConfig
@@ -221,14 +222,13 @@ class SerialPads:
     # -- on the loop -------------------------------------------------------------------------------------------
 
     def _disconnected(self) -> None:
-        self.say("pad hub disconnected: the game goes on from phones and the screen; "
-                 "the pads will be back when the hub is plugged in again")
+        self.say(Message("pads.hub_disconnected"))
 
     def _hello(self, hello: Hello) -> None:
         if self.hub is None or hello.boot != self.hub.boot:
             self._replies.clear()  # a hub that booted again numbers its presses from 1
         self.hub = hello
-        self.say(f"pad hub connected: {hello.pads} pads (firmware {hello.version})")
+        self.say(Message("pads.hub_connected", {"count": hello.pads, "version": hello.version}))
         for pad in range(1, hello.pads + 1):
             self._show(pad)
 
@@ -242,28 +242,30 @@ class SerialPads:
         if self.hub is not None and press.pad > self.hub.pads:
             log.warning("pad hub: a press on pad %d, but the hub said it has %d pads (refused)", press.pad,
                         self.hub.pads)
-            self._reply(key, press, "no such pad")
+            self._reply(key, press, Message("pads.no_such_pad", {"pad": press.pad}))
             return
         claimed = self.registry.claim(press.pad)
         if claimed is not None:
-            self.say(claimed)
+            for said in claimed:
+                self.say(said)
             self._reply(key, press, None)
             for pad in range(1, (self.hub.pads if self.hub else press.pad) + 1):
                 self._show(pad)
             return
         seat = self.registry.seat_of(press.pad)
         if seat is None:
-            self.say(f"pad {press.pad} is not given to anyone: choose 'give a pad' for a seat, then press it")
-            self._reply(key, press, "no seat")
+            said = Message("pads.unassigned", {"pad": press.pad})
+            self.say(said)
+            self._reply(key, press, said)
             return
         self._pending.add(key)
         self.buttons.press(seat, press.button, partial(self._answered, key, press))
 
-    def _answered(self, key: tuple[str, int], press: Press, error: str | None) -> None:
+    def _answered(self, key: tuple[str, int], press: Press, error: Message | None) -> None:
         self._pending.discard(key)
         self._reply(key, press, error)
 
-    def _reply(self, key: tuple[str, int], press: Press, error: str | None) -> None:
+    def _reply(self, key: tuple[str, int], press: Press, error: Message | None) -> None:
         line = protocol.no(press.pad, press.seq) if error else protocol.ok(press.pad, press.seq)
         self._replies[key] = line
         while len(self._replies) > REMEMBERED_REPLIES:

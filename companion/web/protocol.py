@@ -2,6 +2,7 @@
 
 Phone -> server (at most MAX_MESSAGE bytes each):
     {"v": 1, "type": "answer", "question": "<prompt id>", "action": {...}}   a seat answers its question
+    {"v": 1, "type": "lang", "lang": "vi"}           this device reads en, zh-Hans, zh-Hant or vi
     {"v": 1, "type": "ping"}
   host only:
     {"v": 1, "type": "answer", "question": "...", "action": {"seat": "red", ...}}   answer for any seat
@@ -13,66 +14,86 @@ Phone -> server (at most MAX_MESSAGE bytes each):
 Server -> phone:
     {"v": 1, "type": "welcome", "role": "seat" | "host" | "spectator", "seat": "red" | null}
     {"v": 1, "type": "state", "view": {...}, "connected": [...], "host": {...}?}   after every change
+        view: the table's view for this role (see Table.view): the game's board, "prompt", "question" (a seat's
+              own), "narration" (this round), "narration_mine", "undone", "cup_rolls", "can_undo"
         host only: "host": {"seats": {colour: url}, "spectator": url, "wifi": ssid | null,
-                            "options": {seat: [actions]}}   the waiting seats' answers, to answer for a phone
+                            "questions": {seat: question}, "pads": bool, "games": [new-game forms]}
     {"v": 1, "type": "ack", "question": "..."}       the answer is stored
-    {"v": 1, "type": "error", "code": "...", "message": "..."}   refused; nothing changed
+    {"v": 1, "type": "error", "code": "...", "key": "...", "params": {...}, "message": "..."}
+        refused; nothing changed. `code` is stable (bad_json, refused, stale, not_stored, ...); `key` and
+        `params` are the catalogue's message, `message` its text in the device's language
     {"v": 1, "type": "taken_over"}                   another device opened this seat; this one is closed
     {"v": 1, "type": "pong"}
-    {"v": 1, "type": "notice", "message": "..."}     host only: news from the devices ("pad hub disconnected")
+    {"v": 1, "type": "notice", "key": "...", "params": {...}, "message": "..."}
+        host only: news from the devices ("pad hub disconnected"), in the host's language
+
+Every sentence comes from the catalogue; GET /i18n/<lang>.json gives the page its language's catalogue.
 """
 
 from __future__ import annotations
 
 import json
 
+from companion.games.base import Refusal
+
 VERSION = 1
 MAX_MESSAGE = 4096  # bytes: a real answer is under 200
 
 
-class BadMessage(Exception):
-    """A message the server will not act on; `code` and the message go back to the device."""
+class BadMessage(Refusal):
+    """A message the server will not act on: `code` goes back to the device with the catalogue's
+    "protocol.<code>" message, in the device's language."""
 
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
+    def __init__(self, code: str, **params: object):
+        super().__init__(f"protocol.{code}", **params)
+        self.kind = code
 
 
-SEAT_TYPES = {"answer", "ping"}
+SEAT_TYPES = {"answer", "ping", "lang"}
 HOST_TYPES = SEAT_TYPES | {"close", "undo", "new_game", "give_pad"}
+SPECTATOR_TYPES = {"ping", "lang"}
 
 
 def parse(text: str | bytes, role: str) -> dict:
     """A well-formed message this role may send, or BadMessage saying what is wrong."""
     if isinstance(text, bytes):
-        raise BadMessage("binary", "messages are JSON text, not binary")
+        raise BadMessage("binary")
     if len(text.encode("utf-8")) > MAX_MESSAGE:
-        raise BadMessage("too_large", f"message too large ({len(text)} characters; the limit is {MAX_MESSAGE})")
+        raise BadMessage("too_large", size=len(text), limit=MAX_MESSAGE)
     try:
         message = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
-        raise BadMessage("bad_json", "that message is not valid JSON") from None
+        raise BadMessage("bad_json") from None
     if not isinstance(message, dict):
-        raise BadMessage("bad_message", "a message is a JSON object with \"v\" and \"type\"")
-    if message.get("v") != VERSION:
-        raise BadMessage("version", f"this table speaks protocol version {VERSION}; reload the page")
+        raise BadMessage("not_object")
+    if message.get("v") != VERSION or type(message.get("v")) is not int:
+        raise BadMessage("version", version=VERSION)
     kind = message.get("type")
-    allowed = HOST_TYPES if role == "host" else SEAT_TYPES if role == "seat" else {"ping"}
+    if not isinstance(kind, str):
+        raise BadMessage("no_type")
+    allowed = HOST_TYPES if role == "host" else SEAT_TYPES if role == "seat" else SPECTATOR_TYPES
     if kind not in allowed:
         if kind in HOST_TYPES:
-            raise BadMessage("forbidden", f"only the table's host may send {kind!r}")
-        raise BadMessage("unknown_type", f"unknown message type {kind!r}")
+            raise BadMessage("forbidden", type=kind)
+        raise BadMessage("unknown_type", type=kind[:40])
     if kind == "answer":
         if not isinstance(message.get("action"), dict):
-            raise BadMessage("bad_message", "an answer carries an \"action\" object")
+            raise BadMessage("no_action")
         if not isinstance(message.get("question"), str):
-            raise BadMessage("bad_message", "an answer names the \"question\" it answers")
+            raise BadMessage("no_question")
+    if kind == "lang" and not isinstance(message.get("lang"), str):
+        raise BadMessage("bad_lang")
     if kind == "undo" and (type(message.get("steps", 1)) is not int or message.get("steps", 1) < 1):
-        raise BadMessage("bad_message", "undo takes \"steps\", a whole number of at least 1")
+        raise BadMessage("bad_undo")
     if kind == "give_pad" and not isinstance(message.get("seat"), str):
-        raise BadMessage("bad_message", "give_pad names the \"seat\" that gets the next pad pressed")
-    if kind == "new_game" and not isinstance(message.get("players"), list):
-        raise BadMessage("bad_message", "a new game lists its \"players\" (colours, in seating order)")
+        raise BadMessage("bad_give_pad")
+    if kind == "new_game":
+        if not isinstance(message.get("players"), list):
+            raise BadMessage("bad_players")
+        if not isinstance(message.get("game", ""), str):
+            raise BadMessage("bad_game")
+        if not isinstance(message.get("options", {}), dict | None):
+            raise BadMessage("bad_options")
     return message
 
 

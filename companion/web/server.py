@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -15,10 +16,14 @@ from pathlib import Path
 
 from aiohttp import WSMsgType, web
 
-from companion.games.base import IllegalAction
-from companion.table import Table, TableError
+from companion.catalogue import DEFAULT, LANGUAGES, catalogue, language
+from companion.games import GAMES
+from companion.games.base import Message, Refusal
+from companion.table import StaleQuestion, Table, TableError
 from companion.web import protocol, qr
 from companion.web.tokens import Pass, Tokens
+
+log = logging.getLogger("companion.web")
 
 STATIC = Path(__file__).parent / "static"
 SECURITY_HEADERS = {
@@ -55,6 +60,12 @@ class Connection:
     who: Pass
     limit: RateLimit = field(default_factory=RateLimit)
     warned: float = 0.0  # when this device was last told to slow down
+    lang: str = DEFAULT  # the language this device reads
+
+    def error(self, code: str, message: Message) -> str:
+        """An error message for this device: a stable code, the catalogue's key and params, the text."""
+        return protocol.encode("error", code=code, key=message.key, params=dict(message.params),
+                               message=catalogue().text(message, self.lang))
 
     async def send(self, text: str) -> None:
         if self.ws.closed:
@@ -74,12 +85,10 @@ class PhoneServer:
         self.connections: set[Connection] = set()
         self._dirty = False
         self._runner: web.AppRunner | None = None
-        self.on_new_seats: Callable[[], None] | None = None  # told when a new game has made new seat URLs
         self.give_pad: Callable[[str], None] | None = None  # the serial pads' "next pad pressed is his"
+        self.games_json = [game.SETUP.to_json(name) for name, game in GAMES.items()]  # the new-game forms
         self.app = self._make_app()
-        table.subscribe(self._changed)
-        if table.state is not None:
-            tokens.for_game(table.game_id, list(table.state.players))
+        self._unsubscribe = table.subscribe(self._changed)
 
     # -- URLs -----------------------------------------------------------------------------------------------
 
@@ -106,6 +115,7 @@ class PhoneServer:
             app.router.add_get(f"/{prefix}/{{token}}", self._page)
         app.router.add_get("/ws/{token}", self._websocket)
         app.router.add_get("/qr/{token}/{what}.svg", self._qr)
+        app.router.add_get("/i18n/{lang}.json", self._catalogue)
         app.router.add_static("/static/", STATIC, append_version=False)
         return app
 
@@ -118,10 +128,17 @@ class PhoneServer:
             self.port = self._runner.addresses[0][1]
 
     async def stop(self) -> None:
+        self._unsubscribe()
         for connection in list(self.connections):
             await connection.ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
+
+    async def _catalogue(self, request: web.Request) -> web.Response:
+        lang = request.match_info["lang"]
+        if lang not in LANGUAGES:
+            return web.Response(status=404, text="unknown language\n")
+        return web.json_response(catalogue().page(lang), dumps=protocol.dumps)
 
     async def _home(self, request: web.Request) -> web.Response:
         return web.Response(text="Scan the QR code of your seat on the table's screen.\n")
@@ -159,12 +176,13 @@ class PhoneServer:
         ws = web.WebSocketResponse(heartbeat=20, max_msg_size=4 * 1024 * 1024, compress=False)
         await ws.prepare(request)
         who = self.tokens.open(request.match_info["token"])
+        lang = language(request.query.get("lang"))
         if who is None:
-            await ws.send_str(protocol.encode("error", code="unknown_token", message=(
-                "this link is not (or no longer) a seat at this table: scan the QR code again")))
+            await ws.send_str(Connection(ws, Pass("spectator"), lang=lang).error(
+                "unknown_token", Message("protocol.unknown_token")))
             await ws.close(code=4004, message=b"unknown token")
             return ws
-        connection = Connection(ws, who)
+        connection = Connection(ws, who, lang=lang)
         await self._take_seat(connection)
         await connection.send(protocol.encode("welcome", role=who.role, seat=who.seat))
         await connection.send(self._state_for(connection))
@@ -192,33 +210,42 @@ class PhoneServer:
             now = time.monotonic()
             if now - connection.warned > 1:  # say it once a second, not once per dropped message
                 connection.warned = now
-                await connection.send(protocol.encode(
-                    "error", code="rate_limited", message="too many messages: slow down"))
+                await connection.send(connection.error("rate_limited", Message("protocol.rate_limited")))
             return
         try:
             message = protocol.parse(data, connection.who.role)
-            reply = self._act(connection.who, message)
+            reply = self._act(connection, message)
         except protocol.BadMessage as bad:
-            await connection.send(protocol.encode("error", code=bad.code, message=str(bad)))
+            await connection.send(connection.error(bad.kind, bad.message))
             return
-        except (IllegalAction, TableError) as refused:
-            code = "stale" if "already closed" in str(refused) else "refused"
-            await connection.send(protocol.encode("error", code=code, message=str(refused)))
+        except StaleQuestion as stale:
+            await connection.send(connection.error("stale", stale.message))
+            return
+        except Refusal as refused:
+            await connection.send(connection.error("refused", refused.message))
+            return
+        except Exception as error:  # storage failed (or a bug): nothing was acknowledged, and the device is told
+            log.exception("a message from a device failed")
+            await connection.send(connection.error(
+                "not_stored", Message("table.not_stored", {"detail": str(error) or type(error).__name__})))
             return
         if reply:
             await connection.send(reply)
 
-    def _act(self, who: Pass, message: dict) -> str | None:
-        kind = message["type"]
+    def _act(self, connection: Connection, message: dict) -> str | None:
+        who, kind = connection.who, message["type"]
         if kind == "ping":
             return protocol.encode("pong")
+        if kind == "lang":
+            connection.lang = language(message["lang"])
+            return None
         if self.table.state is None and kind != "new_game":
-            raise TableError("no game is set up yet")
+            raise TableError("table.no_game")
         if kind == "answer":
             action = dict(message["action"])
             if who.role == "seat":
                 if action.get("seat", who.seat) != who.seat:
-                    raise protocol.BadMessage("forbidden", f"this phone answers for {who.seat} only")
+                    raise protocol.BadMessage("not_your_seat", colour=who.seat)
                 action["seat"] = who.seat
             self.table.answer(action, question=message["question"])
             return protocol.encode("ack", question=message["question"])
@@ -228,20 +255,16 @@ class PhoneServer:
             self.table.undo(message.get("steps", 1))
         elif kind == "give_pad":
             if self.give_pad is None:
-                raise TableError("there is no pad hub at this table")
+                raise TableError("pads.no_hub")
             if message["seat"] not in self.tokens.seats:
-                raise TableError(f"{message['seat']!r} is not a seat at this table")
+                raise TableError("pads.not_a_seat", seat=message["seat"][:40])
             self.give_pad(message["seat"])
         elif kind == "new_game":
-            self.new_game(message.get("game", "mall-of-horror"), message["players"], message.get("options"))
+            self.table.new_game(message.get("game", next(iter(GAMES))), message["players"], message.get("options"))
         return protocol.encode("ack", question=None)
 
-    def new_game(self, game: str, players: list[str], options: dict | None = None) -> None:
-        """A new game: new seat tokens; the phones of the old seats are sent away."""
-        self.table.new_game(game, players, options)
-        self.tokens.for_game(self.table.game_id, list(players))
-        if self.on_new_seats:
-            self.on_new_seats()
+    def send_away_seats(self) -> None:
+        """A new game has new seat links: the phones of the old seats are told and closed."""
         for connection in list(self.connections):
             if connection.who.role == "seat":
                 self.connections.discard(connection)
@@ -249,18 +272,18 @@ class PhoneServer:
         self._changed()
 
     async def _send_away(self, connection: Connection) -> None:
-        await connection.send(protocol.encode(
-            "error", code="new_game", message="a new game has started: scan your new seat's QR code"))
+        await connection.send(connection.error("new_game", Message("protocol.new_game")))
         await connection.ws.close(code=4002, message=b"new game")
 
     # -- telling everyone -----------------------------------------------------------------------------------
 
-    def notice(self, text: str) -> None:
+    def notice(self, message: Message) -> None:
         """News from the devices for the host screen (e.g. "pad hub disconnected"). Called on the loop."""
-        message = protocol.encode("notice", message=text)
         for connection in list(self.connections):
             if connection.who.role == "host":
-                asyncio.ensure_future(connection.send(message))
+                text = catalogue().text(message, connection.lang)
+                asyncio.ensure_future(connection.send(protocol.encode(
+                    "notice", key=message.key, params=dict(message.params), message=text)))
 
     def _changed(self) -> None:
         """Called after every change of the table: one broadcast soon, however many changes come at once."""
@@ -299,16 +322,27 @@ class PhoneServer:
         if who.role == "host":
             # The legal answers of each waiting seat, so the host can answer for a missing phone. They hold no
             # secret: candidates and open locations are on the public board; a ballot cast is never an option.
-            current = self.table.rules.prompt(self.table.state) if self.table.state is not None else None
             host = protocol.dumps({
                 "seats": self.seat_urls(),
                 "spectator": self.spectator_url,
                 "wifi": self.wifi[0] if self.wifi else None,
-                "options": dict(current.options) if current is not None else {},
+                "questions": self._waiting_questions(),
                 "pads": self.give_pad is not None,  # a pad hub whose pads the host gives to seats
+                "games": self.games_json,
             })
         memo[key] = protocol.state_message(view, memo["connected"], host)
         return memo[key]
+
+
+    def _waiting_questions(self) -> dict:
+        table = self.table
+        if table.state is None or table.state.over:
+            return {}
+        current = table.rules.prompt(table.state)
+        if current is None:
+            return {}
+        questions = {seat: table.question(seat) for seat in current.seats}
+        return {seat: q.to_json() for seat, q in questions.items() if q is not None}
 
 
 @web.middleware
