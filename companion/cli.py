@@ -7,6 +7,7 @@ import json
 import sys
 
 from companion import __version__
+from companion.catalogue import LANGUAGES
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -17,9 +18,12 @@ def main(argv: list[str] | None = None) -> int:
     replay = commands.add_parser("replay", help="play a script of actions and print the resulting state as JSON")
     replay.add_argument("script", help="the script (JSON): game, players, options, position, dice, actions")
     replay.add_argument("--db", help="also store the game in this save file (SQLite), to resume it later")
+    replay.add_argument("--lang", choices=list(LANGUAGES),
+                        help="add each narration line's text in this language (en, zh-Hans, zh-Hant, vi)")
 
     resume = commands.add_parser("resume", help="print the unfinished game in a save file, as replay does")
     resume.add_argument("--db", help="the save file (default: the companion's own, in the user data directory)")
+    resume.add_argument("--lang", choices=list(LANGUAGES), help="add the narration's text in this language")
 
     serve = commands.add_parser("serve", help="run a table for phones, with no touchscreen window")
     serve.add_argument("--db", help="the save file (default: the companion's own)")
@@ -49,9 +53,9 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parser.parse_args(argv)
     if args.command == "replay":
-        return _replay(args.script, args.db)
+        return _replay(args.script, args.db, args.lang)
     if args.command == "resume":
-        return _resume(args.db)
+        return _resume(args.db, args.lang)
     if args.command == "history":
         return _history(args.db)
     if args.command == "serve":
@@ -93,7 +97,24 @@ def _print_json(data: dict) -> None:
     sys.stdout.write("\n")
 
 
-def _replay(path: str, db: str | None) -> int:
+def _record(table, lang: str | None) -> dict:
+    """The table's record, with the whole game's public narration (and its text in `lang`)."""
+    from companion.catalogue import catalogue
+
+    out = table.record()
+    lines = []
+    for entry in table.narration():
+        if entry.seats:
+            continue  # a private line (a peek at the dice) is the table's secret, not the book's
+        item = entry.to_json()
+        if lang:
+            item["text"] = catalogue().text(entry.message, lang)
+        lines.append(item)
+    out["narration"] = lines
+    return out
+
+
+def _replay(path: str, db: str | None, lang: str | None = None) -> int:
     from companion.replay import ReplayError, load_script, play
 
     store = _open_store(db) if db else None
@@ -107,11 +128,11 @@ def _replay(path: str, db: str | None) -> int:
     finally:
         if store is not None:
             store.close()
-    _print_json(table.record())
+    _print_json(_record(table, lang))
     return 0
 
 
-def _resume(db: str | None) -> int:
+def _resume(db: str | None, lang: str | None = None) -> int:
     from companion.table import Table, TableError
 
     store = _open_store(db)
@@ -127,7 +148,7 @@ def _resume(db: str | None) -> int:
         if record is None:
             print(f"companion resume: no unfinished game in {store.path}", file=sys.stderr)
             return 1
-        _print_json(table.record())
+        _print_json(_record(table, lang))
     return 0
 
 

@@ -10,30 +10,28 @@ import json
 import aiohttp
 from mall import ATTACK
 
-from companion.cup import DiceCup
-from companion.games import mall_of_horror as mall
+from companion.box import Box, BoxOptions
+from companion.catalogue import say
+from companion.games.base import Message
 from companion.store import EventStore
+from companion.web.tokens import Tokens
+from companion.games import mall_of_horror as mall
 from companion.table import Table
 from companion.web.server import PhoneServer
-from companion.web.tokens import Tokens
 
 FOUR = ["red", "blue", "yellow", "green"]
 
 
 @contextlib.asynccontextmanager
 async def running(tmp_path, position=ATTACK, players=FOUR):
-    store = EventStore(tmp_path / "phones.sqlite3")
-    table = Table(store, DiceCup())
-    table.loop = asyncio.get_running_loop()
-    table.new_game("mall-of-horror", players, position=position)
-    server = PhoneServer(table, Tokens(store), "127.0.0.1", 0)
-    await server.start("127.0.0.1")
+    box = Box(BoxOptions(db=str(tmp_path / "phones.sqlite3"), host="127.0.0.1", port=0, address="127.0.0.1"))
+    await box.open()
+    box.table.new_game("mall-of-horror", players, position=position)
     try:
         async with aiohttp.ClientSession() as session:
-            yield server, table, session
+            yield box.server, box.table, session
     finally:
-        await server.stop()
-        store.close()
+        await box.close()
 
 
 class Phone:
@@ -86,7 +84,10 @@ def test_a_seat_phone_gets_its_seat_and_its_own_view(tmp_path):
             state = json.loads((await ws.receive()).data)
             assert welcome == {"v": 1, "type": "welcome", "role": "seat", "seat": "red"}
             assert state["view"]["seat"] == "red"
-            assert state["view"]["options"] == [{"seat": "red", "vote": c} for c in ("red", "blue")]
+            asked = state["view"]["question"]
+            assert asked["kind"] == "ballot" and asked["id"] == question(table)
+            assert [c["action"] for c in asked["choices"]] == [{"seat": "red", "vote": c} for c in ("red", "blue")]
+            assert all(c["label"]["key"] for c in asked["choices"])
             await ws.close()
     run(main())
 
@@ -96,13 +97,16 @@ def test_bad_json_gets_an_error_and_changes_nothing(tmp_path):
         async with running(tmp_path) as (server, table, session):
             red = await Phone.open(server, session, server.tokens.seats["red"])
             before = len(table.events)
-            for text, code in [("{not json", "bad_json"), ("[1, 2]", "bad_message"), ('{"v": 9}', "version"),
+            for text, code in [("{not json", "bad_json"), ("[1, 2]", "not_object"), ('{"v": 9}', "version"),
                                ('{"v": 1, "type": "dance"}', "unknown_type"),
+                               ('{"v": 1, "type": []}', "no_type"),
                                ('{"v": 1, "type": "close"}', "forbidden"),
-                               ('{"v": 1, "type": "answer", "question": "x"}', "bad_message")]:
+                               ('{"v": 1, "type": "lang", "lang": 7}', "bad_lang"),
+                               ('{"v": 1, "type": "answer", "question": "x"}', "no_action")]:
                 await red.ws.send_str(text)
                 error = await red.expect("error")
                 assert error["code"] == code, text
+                assert error["key"] == f"protocol.{code}" and error["message"] and "{" not in error["message"]
             await red.ws.send_bytes(b"\x00\x01")
             assert (await red.expect("error"))["code"] == "binary"
             assert len(table.events) == before
@@ -115,7 +119,7 @@ def test_a_wrong_token_gets_a_clear_error_and_is_closed(tmp_path):
         async with running(tmp_path) as (server, table, session):
             ws = await session.ws_connect(f"http://127.0.0.1:{server.port}/ws/not-a-seat")
             error = json.loads((await ws.receive()).data)
-            assert error["code"] == "unknown_token" and "scan the QR code" in error["message"]
+            assert error["code"] == "unknown_token" and "Scan the QR code" in error["message"]
             closing = await ws.receive()
             assert closing.type == aiohttp.WSMsgType.CLOSE and closing.data == 4004
             page = await session.get(f"http://127.0.0.1:{server.port}/s/not-a-seat")
@@ -172,7 +176,7 @@ def test_a_phone_answers_only_for_its_own_seat(tmp_path):
         async with running(tmp_path) as (server, table, session):
             red = await Phone.open(server, session, server.tokens.seats["red"])
             await red.send(type="answer", question=question(table), action={"seat": "blue", "vote": "red"})
-            assert (await red.expect("error"))["code"] == "forbidden"
+            assert (await red.expect("error"))["code"] == "not_your_seat"
             await red.send(type="answer", question=question(table), action={"vote": "yellow"})
             refused = await red.expect("error")
             assert refused["code"] == "refused" and "Yellow is not a candidate" in refused["message"]
@@ -323,6 +327,10 @@ def test_the_host_gives_the_next_pad_pressed_to_a_seat_and_hears_the_devices_new
             host = await Phone.open(server, session, server.tokens.host)
             await host.send(type="give_pad", seat="red")
             assert "no pad hub" in (await host.expect("error"))["message"]
+            await host.send(type="lang", lang="zh-Hans")
+            await host.send(type="give_pad", seat="red")
+            assert (await host.expect("error"))["message"] == say("pads.no_hub", "zh-Hans")
+            await host.send(type="lang", lang="en")
             given = []
             server.give_pad = given.append
             await host.send(type="give_pad", seat="mauve")
@@ -331,8 +339,9 @@ def test_the_host_gives_the_next_pad_pressed_to_a_seat_and_hears_the_devices_new
             await host.expect("ack")
             assert given == ["red"]
             red = await Phone.open(server, session, server.tokens.seats["red"])
-            server.notice("pad hub disconnected")
-            assert (await host.expect("notice"))["message"] == "pad hub disconnected"
+            server.notice(Message("pads.hub_disconnected"))
+            notice = await host.expect("notice")
+            assert notice["key"] == "pads.hub_disconnected" and notice["message"].startswith("Pad hub disconnected")
             await red.send(type="give_pad", seat="red")  # only the host may
             assert (await red.expect("error"))["code"] == "forbidden"
             assert not [m for m in red.received if m["type"] == "notice"]

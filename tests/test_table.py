@@ -28,7 +28,7 @@ def store(tmp_path):
 def test_the_cup_rolls_when_the_rules_ask_and_each_roll_is_stored_with_its_commitment(store):
     table = Table(store)
     table.new_game("mall-of-horror", FOUR)
-    assert mall.prompt(table.state).kind == "location"  # the placement dice are already rolled
+    assert mall.prompt(table.state).step == "place"  # the placement dice are already rolled
     stored = store.events(table.game_id)
     assert len(stored) == 1 and len(stored[0]["roll"]) == 2
     assert verify(stored[0]["commitment"], stored[0]["roll"], stored[0]["nonce"])
@@ -108,7 +108,7 @@ def test_undo_several_steps_but_not_past_what_can_be_taken_back(store):
     start = table.state
     table.answer({"seat": "red", "move": "pinup"})
     table.answer({"seat": "blue", "move": "gunman"})
-    with pytest.raises(TableError, match="only 2 step"):
+    with pytest.raises(TableError, match="Only 2 steps"):
         table.undo(3)
     table.undo(2)
     assert table.state == start
@@ -221,7 +221,7 @@ def test_answers_from_device_threads_are_handed_to_the_tables_loop(store):
     table, loop_thread, applied_on, results = asyncio.run(main())
     assert set(applied_on) == {loop_thread}
     errors = [r for r in results if r is not None]
-    assert len(results) == 3 and len(errors) == 1 and errors[0].startswith("Green cannot act now")
+    assert len(results) == 3 and len(errors) == 1 and str(errors[0]).startswith("Green cannot act now")
     assert table.view(None)["revealed"]["ballots"] == {"red": "blue", "blue": "blue"}
 
 
