@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from companion.catalogue import text
 from companion.pads.buttons import PadButtons
 from companion.pads.config import GpioConfig, parse_config
 from companion.store import EventStore
@@ -44,7 +45,8 @@ class RunningTable:
         self.table: Table = self.call(self._table)
         if position is not None:
             self.call(lambda: self.table.new_game("mall-of-horror", FOUR, position=position))
-        self.buttons: PadButtons = self.call(lambda: PadButtons(self.table, say=self.said.append))
+        # what the pads say, in English as the terminal prints it
+        self.buttons: PadButtons = self.call(lambda: PadButtons(self.table, say=lambda m: self.said.append(text(m))))
         self.call(self.buttons.start)
 
     def _table(self) -> Table:

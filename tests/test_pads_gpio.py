@@ -130,14 +130,14 @@ def test_presses_outside_a_prompt_are_refused_and_change_nothing(rig):
     wait_until(lambda: rig.running.votes())
     state = rig.running.call(lambda: rig.running.table.state)
     in_thread(lambda: rig.press("red", 2))
-    assert wait_until(lambda: rig.running.said) == ["Red pressed a pad button but is not asked anything now"]
+    assert wait_until(lambda: rig.running.said) == ["Red pressed a pad button but is not asked anything now."]
     assert rig.running.call(lambda: rig.running.table.state) is state
     assert rig.running.votes() == [{"seat": "red", "vote": "yellow"}]
 
 
 def test_a_button_with_no_choice_is_refused(rig):
     in_thread(lambda: rig.press("blue", 4))  # Green is not a candidate in the Restroom
-    assert wait_until(lambda: rig.running.said) == ["Blue pressed a pad button with no choice behind it now"]
+    assert wait_until(lambda: rig.running.said) == ["Blue pressed a pad button with no choice behind it now."]
     assert rig.running.answers() == []
 
 

@@ -12,6 +12,7 @@ import pytest
 from padkit import WAIT, RunningTable, wait_until
 from serial.tools.list_ports_common import ListPortInfo
 
+from companion.catalogue import text
 from companion.pads import protocol
 from companion.pads.config import SerialConfig
 from companion.pads.fake_hub import FakeHub
@@ -19,8 +20,8 @@ from companion.pads.protocol import Hello, LineError, Press
 from companion.pads.registry import PadRegistry
 from companion.pads.serial import SerialPads, hub_port, port_finder
 
-DISCONNECTED = ("pad hub disconnected: the game goes on from phones and the screen; "
-                "the pads will be back when the hub is plugged in again")
+DISCONNECTED = ("Pad hub disconnected: the game goes on from phones and the screen; "
+                "the pads will be back when the hub is plugged in again.")
 
 
 class Rig:
@@ -173,7 +174,7 @@ def test_a_hub_that_booted_again_numbers_its_presses_from_one(rig):
 def test_a_press_on_a_pad_nobody_has_is_refused(rig):
     assert rig.answered(rig.press(4, 1)) == "NO"
     assert rig.running.answers() == []
-    assert "pad 4 is not given to anyone" in rig.running.said[-1]
+    assert "Pad 4 is not given to anyone" in rig.running.said[-1]
 
 
 def test_press_any_button_on_a_pad_to_give_it_to_a_seat_even_mid_game(tmp_path):
@@ -181,15 +182,15 @@ def test_press_any_button_on_a_pad_to_give_it_to_a_seat_even_mid_game(tmp_path):
     try:
         assert rig.hub.lamps == {1: "DONE", 2: "DONE", 3: "DONE", 4: "DONE"}
         rig.running.call(lambda: rig.serial.give_next("red"))
-        assert rig.running.said[-1] == "press any button on a pad to give it to Red"
+        assert rig.running.said[-1] == "Press any button on a pad to give it to Red."
         assert rig.answered(rig.press(4, 5)) == "OK"  # the claiming press is not a vote
-        assert rig.running.said[-1] == "pad 4 is Red's now"
+        assert rig.running.said[-1] == "Pad 4 is Red's now."
         assert rig.hub.wait_for(lambda h: h.lamps[4] == "ASK")
         assert rig.running.answers() == []
 
         rig.running.call(lambda: rig.serial.give_next("red"))  # Red moves to another pad mid-vote
         assert rig.answered(rig.press(2, 1)) == "OK"
-        assert rig.running.said[-1] == "pad 2 is Red's now; pad 4 is free"
+        assert rig.running.said[-2:] == ["Pad 2 is Red's now.", "Pad 4 is free."]
         assert rig.hub.wait_for(lambda h: h.lamps[4] == "DONE" and h.lamps[2] == "ASK")
         assert rig.answered(rig.press(4, 3)) == "NO"
         assert rig.answered(rig.press(2, 3)) == "OK"
@@ -201,7 +202,7 @@ def test_press_any_button_on_a_pad_to_give_it_to_a_seat_even_mid_game(tmp_path):
 def test_giving_a_pad_that_belongs_to_someone_else_takes_it_from_them():
     registry = PadRegistry({1: "red", 2: "blue"})
     registry.give_next("yellow")
-    assert registry.claim(2) == "pad 2 is Yellow's now; Blue has no pad now"
+    assert [text(m) for m in registry.claim(2)] == ["Pad 2 is Yellow's now.", "Blue has no pad now."]
     assert registry.pads() == {1: "red", 2: "yellow"} and registry.claim(1) is None
 
 
@@ -235,7 +236,7 @@ def test_the_companion_keeps_looking_until_a_hub_appears(tmp_path):
         assert not serial.connected
         hub.plug()
         assert hub.wait_for(lambda h: h.lamps == {1: "ASK", 2: "DONE"})
-        assert running.said == ["pad hub connected: 2 pads (firmware 1.0)"]
+        assert running.said == ["Pad hub connected: 2 pads (firmware 1.0)."]
     finally:
         running.call(serial.close)
         hub.close()
