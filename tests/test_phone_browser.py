@@ -18,11 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from companion.box import Box, BoxOptions
 from companion.cup import DiceCup, commit
-from companion.store import EventStore
-from companion.table import Table
-from companion.web.server import STATIC, PhoneServer
-from companion.web.tokens import Tokens
+from companion.web.server import STATIC
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -91,13 +89,14 @@ class LiveTable:
         self.run(self._start(db, players, position, scripted, wifi, game))
 
     async def _start(self, db, players, position, scripted, wifi, game) -> None:
-        self.store = EventStore(db)
-        self.table = Table(self.store, DiceCup(scripted=scripted))
-        self.table.loop = asyncio.get_running_loop()
+        wifi_ssid, wifi_password = wifi if wifi else (None, None)
+        self.box = Box(BoxOptions(db=str(db), host="127.0.0.1", port=0, address="127.0.0.1", wifi_ssid=wifi_ssid,
+                                  wifi_password=wifi_password))
+        await self.box.open()
+        self.store, self.table, self.server = self.box.store, self.box.table, self.box.server
+        self.table.cup = DiceCup(scripted=scripted)
         if game:
             self.table.new_game("mall-of-horror", list(players), position=position)
-        self.server = PhoneServer(self.table, Tokens(self.store), "127.0.0.1", 0, wifi)
-        await self.server.start("127.0.0.1")
 
     def run(self, coroutine, timeout: float = 15):
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
@@ -126,8 +125,7 @@ class LiveTable:
         self.run(drop())
 
     def close(self) -> None:
-        self.run(self.server.stop())
-        self.call(self.store.close)
+        self.run(self.box.close())
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
 

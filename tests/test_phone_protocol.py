@@ -12,12 +12,12 @@ from mall import ATTACK
 
 from companion.box import Box, BoxOptions
 from companion.catalogue import say
+from companion.games import mall_of_horror as mall
 from companion.games.base import Message
 from companion.store import EventStore
-from companion.web.tokens import Tokens
-from companion.games import mall_of_horror as mall
 from companion.table import Table
 from companion.web.server import PhoneServer
+from companion.web.tokens import Tokens
 
 FOUR = ["red", "blue", "yellow", "green"]
 
