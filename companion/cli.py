@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
             bench_phones(clients=args.clients, answers=args.answers, seed=args.seed)
             return 0
         if args.what == "pads":
-            from companion.pads.bench import bench_pads
+            from companion.bench_pads import bench_pads
 
             bench_pads()
             return 0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.pads.bench import bench_pads
+from companion.bench_pads import bench_pads
 
 
 def test_bench_pads_prints_p50_and_p99_for_gpio_and_serial_pads(capsys):

@@ -8,7 +8,7 @@ Phone -> server (at most MAX_MESSAGE bytes each):
     {"v": 1, "type": "answer", "question": "...", "action": {"seat": "red", ...}}   answer for any seat
     {"v": 1, "type": "close"}                        close the open ballot (missing voters abstain)
     {"v": 1, "type": "undo", "steps": 1}             take back the last public answer(s)
-    {"v": 1, "type": "new_game", "game": "mall-of-horror", "players": [...], "options": {...}}
+    {"v": 1, "type": "new_game", "game": "<a game of the registry>", "players": [...], "options": {...}}
     {"v": 1, "type": "give_pad", "seat": "red"}     the next pad pressed on the hub becomes Red's
 
 Server -> phone:
