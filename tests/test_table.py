@@ -14,7 +14,7 @@ from companion.games import mall_of_horror as mall
 from companion.games.base import IllegalAction
 from companion.simulate import random_game
 from companion.store import EventStore
-from companion.table import Table, TableError
+from companion.table import StaleQuestion, Table, TableError
 
 FOUR = ["red", "blue", "yellow", "green"]
 
@@ -265,3 +265,59 @@ def test_a_question_keeps_its_id_while_voters_vote_and_change_their_ballots(stor
     table.answer({"seat": "red", "vote": "red"}, question=asked)
     table.answer({"seat": "red", "vote": "blue"}, question=asked)  # changed his mind before the reveal
     assert mall.prompt(table.state).id == asked
+
+
+def test_a_stale_answer_is_known_by_its_type_not_its_words(store):
+    table = Table(store)
+    table.new_game("mall-of-horror", FOUR, position=MOVE)
+    with pytest.raises(StaleQuestion) as stale:
+        table.answer({"seat": "red", "move": "pinup"}, question="an old question")
+    assert stale.value.code == "table.stale" and isinstance(stale.value, TableError)
+
+
+def test_one_failing_subscriber_does_not_keep_the_others_from_hearing(store, caplog):
+    table = Table(store)
+    heard = []
+    table.subscribe(lambda: 1 / 0)
+    table.subscribe(lambda: heard.append(table.state.round))
+    table.new_game("mall-of-horror", FOUR, position=MOVE)
+    table.answer({"seat": "red", "move": "pinup"})
+    assert heard == [2, 2] and "a table subscriber failed" in caplog.text
+
+
+def test_a_device_answer_that_fails_in_storage_is_still_answered_and_nothing_is_kept(tmp_path):
+    """A storage error is an answer to the device, not silence: a pad waiting for it would stay locked."""
+    async def main():
+        store = EventStore(tmp_path / "fails.sqlite3")
+        table = Table(store)
+        table.loop = asyncio.get_running_loop()
+        table.new_game("mall-of-horror", FOUR, position=ATTACK)
+        before = table.state
+        store.close()  # the save file is gone from under the table: every write now fails
+        replies = []
+        replied = asyncio.Event()
+
+        def done(outcome):
+            replies.append(outcome)
+            replied.set()
+
+        threading.Thread(target=table.answer_threadsafe, args=({"seat": "red", "vote": "blue"}, done)).start()
+        await asyncio.wait_for(replied.wait(), 5)
+        return table, before, replies
+
+    table, before, replies = asyncio.run(main())
+    assert len(replies) == 1 and replies[0].code == "table.not_stored"
+    assert str(replies[0]).startswith("Not stored: ")
+    assert table.state is before and table.view("red")["question"]["answered"] is False
+
+
+def test_views_carry_the_prompt_each_seats_question_and_this_rounds_narration(store):
+    table = Table(store)
+    table.new_game("mall-of-horror", FOUR, position=ATTACK)
+    public, red, green = table.view(None), table.view("red"), table.view("green")
+    assert public["prompt"]["kind"] == "ballot" and public["prompt"]["secret"] is True
+    assert set(public["prompt"]["waiting"]) == {"red", "blue"}
+    assert "question" not in public and "narration_mine" not in public
+    assert red["question"]["id"] == public["prompt"]["id"] and green["question"] is None
+    assert public["game"] == public["board"] == "mall-of-horror"
+    assert all(line["round"] == table.state.round for line in public["narration"])
