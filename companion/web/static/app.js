@@ -1,18 +1,18 @@
-// The phone page: a seat's voting wheel, the host's table screen, or the spectators' board.
+// The phone page: a seat's questions, the host's table screen, or the spectators' board, for any game.
+// The shell knows no game: it renders the seat's question by its kind, the narration, the host's controls and
+// the fairness of the dice cup; each game's board is drawn by its renderer (static/boards/<name>.js), which
+// registers itself in window.Boards. Every word comes from the catalogue (GET /i18n/<lang>.json).
 // One WebSocket to the table (protocol v1, see companion/web/protocol.py). Everything shown is built with
 // createElement and textContent: data from the table is never parsed as HTML.
 "use strict";
 
 (function () {
-  const I = window.I18N;
-  const t = I.t;
-
-  const COLOURS = ["red", "yellow", "blue", "green", "purple", "black"];
-  const SYMBOLS = { red: "●", yellow: "▲", blue: "■", green: "◆", purple: "★", black: "✚" };
-  const LOCATIONS = [1, 2, 3, 4, 5, 6];
-  const CAPACITY = { 1: 3, 2: 4, 3: 4, 4: null, 5: 3, 6: 6 };
+  // Seat colours: each with a symbol, so that no colour is told by its colour alone (colour-blind players).
+  const SYMBOLS = { red: "●", yellow: "▲", blue: "■", green: "◆", purple: "★", black: "✚", white: "○", orange: "✦" };
   const STOP_CODES = new Set([4001, 4002, 4004]);  // taken over, new game, unknown token: do not come back
   const PAGE_KEY = "companion.page";
+  const LANG_KEY = "companion.lang";
+  const Boards = (window.Boards = window.Boards || {});
 
   const app = {
     token: null,
@@ -26,14 +26,117 @@
     retry: null,
     stopped: false,
     status: "connecting",
-    notice: null,  // a lasting message: this page is no longer a seat (taken over, new game, unknown link)
-    error: null,  // the last refusal, shown until the next answer is stored or the question changes
+    serverLang: null,  // the language the table renders this connection's errors in
+    notice: null,  // a lasting message key: this page is no longer a seat (taken over, new game, unknown link)
+    error: null,  // the last refusal {key, params, message, lang}, shown until the next answer or question
     errorQuestion: null,
-    acked: new Set(),  // question ids this device's answer was stored for
     hostNote: null,
+    hostPending: false,
+    confirmUndo: false,
     answerFor: null,  // host: the seat being answered for
-    newGame: { players: [], threats: true, secondTie: "character", endTiming: "immediate", open: false },
+    openCards: null,  // the question whose cards are unfolded
+    drafts: {},  // number and assignment answers being filled in, by question id
+    newGame: { game: null, players: [], options: {}, open: false },
   };
+
+  // -- words: the catalogue -------------------------------------------------------------------------------
+
+  const words = { lang: "en", languages: {}, plural: "en", terms: {}, messages: {} };
+
+  function pluralIndex(n) {
+    return words.plural === "en" ? (n === 1 ? 0 : 1) : 0;
+  }
+
+  // The sentence of `key` (the plural form for `count`), or the key itself when the catalogue lacks it.
+  function raw(key, count) {
+    const found = words.messages[key];
+    if (found === undefined || found === null || found === "") return key;
+    if (Array.isArray(found)) {
+      const n = Number.isInteger(count) ? count : 1;
+      return found[Math.min(pluralIndex(n), found.length - 1)];
+    }
+    return String(found);
+  }
+
+  function has(key) {
+    return Object.prototype.hasOwnProperty.call(words.messages, key);
+  }
+
+  function isMessage(value) {
+    return value !== null && typeof value === "object" && !Array.isArray(value) && typeof value.key === "string";
+  }
+
+  function plainValue(value) {
+    if (value === null || value === undefined) return "None";
+    if (typeof value === "boolean") return value ? "True" : "False";
+    return String(value);
+  }
+
+  // A sentence's pieces: literal text, and the placeholders with their names ("{{" and "}}" are braces).
+  function pieces(sentence) {
+    const out = [];
+    const pattern = /\{\{|\}\}|\{([^{}]*)\}/g;
+    let last = 0;
+    let match;
+    while ((match = pattern.exec(sentence)) !== null) {
+      if (match.index > last) out.push({ text: sentence.slice(last, match.index) });
+      if (match[0] === "{{") out.push({ text: "{" });
+      else if (match[0] === "}}") out.push({ text: "}" });
+      else out.push({ name: match[1] });
+      last = pattern.lastIndex;
+    }
+    if (last < sentence.length) out.push({ text: sentence.slice(last) });
+    return out;
+  }
+
+  function joined(parts) {
+    if (!parts.length) return [raw("list.none")];
+    if (parts.length === 1) return [parts[0]];
+    const out = [];
+    parts.forEach((part, i) => {
+      if (i === parts.length - 1) out.push(raw("list.and"));
+      else if (i) out.push(raw("list.separator"));
+      out.push(part);
+    });
+    return out;
+  }
+
+  // One parameter, as the catalogue renders it: terms through their prefix, lists joined, messages nested.
+  // With `nodes`, colours become chips (symbol and name).
+  function param(name, value, nodes) {
+    if (Array.isArray(value)) return joined(value.map((v) => param(name, v, nodes)).map((p) => p.flat()));
+    if (isMessage(value)) return nodes ? rich(value) : [say(value)];
+    const prefix = words.terms[name];
+    if (prefix === undefined) return [plainValue(value)];
+    if (nodes && prefix === "colour") return [chip(value)];
+    return [raw(prefix + "." + plainValue(value))];
+  }
+
+  function render(message, nodes) {
+    const params = (message && message.params) || {};
+    const sentence = raw(message.key, params.count);
+    const out = [];
+    for (const piece of pieces(sentence)) {
+      if ("text" in piece) out.push(piece.text);
+      else if (Object.prototype.hasOwnProperty.call(params, piece.name)) out.push(...param(piece.name, params[piece.name], nodes));
+      else out.push("{" + piece.name + "}");
+    }
+    return out.flat(Infinity);
+  }
+
+  // A message {key, params} as text in the page's language.
+  function say(message) {
+    return render(message, false).join("");
+  }
+
+  // The same as nodes: colours shown as chips.
+  function rich(message) {
+    return render(message, true);
+  }
+
+  function t(key, params) {
+    return say({ key, params: params || {} });
+  }
 
   // -- building the page ------------------------------------------------------------------------------------
 
@@ -56,31 +159,24 @@
   }
 
   function known(colour) {
-    return COLOURS.includes(colour) ? colour : "unknown";
+    return typeof colour === "string" && Object.prototype.hasOwnProperty.call(SYMBOLS, colour) ? colour : "unknown";
   }
 
-  // A colour always with its name and its symbol, never by colour alone (colour-blind players).
+  function colourName(colour) {
+    const key = "colour." + colour;
+    return has(key) ? raw(key) : String(colour);
+  }
+
+  // A colour always with its name and its symbol, never by colour alone.
   function chip(colour, extra) {
     const c = known(colour);
     return h("span", { class: "chip c-" + c + (extra ? " " + extra : ""), "data-colour": c },
       h("span", { class: "sym", "aria-hidden": "true" }, SYMBOLS[c] || "?"),
-      h("span", { class: "name" }, I.colour(colour)));
-  }
-
-  function place(loc) {
-    return h("span", { class: "place" }, h("span", { class: "loc-num" }, String(loc)), " ", I.location(loc));
-  }
-
-  function placeText(loc) {
-    return loc + " " + I.location(loc);
+      h("span", { class: "name" }, colourName(colour)));
   }
 
   function dice(values) {
     return h("span", { class: "dice" }, values.map((d) => h("span", { class: "die" }, String(d))));
-  }
-
-  function plural(n, one, many) {
-    return n === 1 ? t(one) : t(many, { n });
   }
 
   function listOf(nodes) {
@@ -111,7 +207,7 @@
       if (event) event.preventDefault();
       if (shown) return;
       shown = h("div", { class: "peek-secret", role: "status" }, secret());
-      wrap.append(shown);
+      wrap.prepend(shown);  // above the finger
       button.classList.add("held");
       peeks.add(entry);
     };
@@ -139,6 +235,29 @@
   window.addEventListener("pointercancel", hideAllPeeks);
   window.addEventListener("blur", hideAllPeeks);
 
+  // What a board renderer may use: the page's words and its building blocks.
+  function context() {
+    return { h, t, say, rich, has, chip, dice, list: listOf, peek: peekButton, lang: words.lang, role: app.role,
+      seat: app.seat };
+  }
+
+  function boardOf(view) {
+    const board = view && typeof view.board === "string" ? Boards[view.board] : null;
+    return board && typeof board === "object" ? board : null;
+  }
+
+  // A part of a board renderer; a missing or failing renderer leaves the rest of the page working.
+  function drawnBy(view, part, fallback) {
+    const board = boardOf(view);
+    if (!board || typeof board[part] !== "function") return fallback();
+    try {
+      return board[part](view, context()) || [];
+    } catch (error) {
+      console.error("board renderer", view.board, part, error);
+      return fallback();
+    }
+  }
+
   // -- sections: each is rebuilt only when what it shows has changed ------------------------------------
 
   const drawn = new Map();
@@ -146,51 +265,90 @@
   function section(id, key, build) {
     const node = document.getElementById(id);
     if (!node) return;
-    const full = I.lang + "\u0000" + key;
+    const full = words.lang + "\u0000" + key;
     if (drawn.get(id) === full) return;
     drawn.set(id, full);
-    const children = build().flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false);
+    const children = [build()].flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false);
     node.replaceChildren(...children);
     node.hidden = children.length === 0;
     sweepPeeks();
   }
 
-  function render() {
-    document.documentElement.lang = I.lang;
-    document.title = t("app_title");
+  function redraw() {
+    drawn.clear();
+    paint();
+  }
+
+  function paint() {
+    document.documentElement.lang = words.lang;
+    document.title = t("page.title");
     renderHeader();
-    section("notice", JSON.stringify(app.notice), () =>
-      app.notice ? [h("p", { class: "notice-text" }, t(app.notice)),
-        app.notice === "taken_over" ? h("p", { class: "hint" }, t("taken_over_hint")) : null] : []);
-    section("error", JSON.stringify(app.error), () => app.error ? [
-      h("span", { class: "error-text" }, app.error),
-      h("button", { type: "button", class: "dismiss", "aria-label": t("dismiss"),
-        onclick: () => { app.error = null; render(); } }, "×"),
-    ] : []);
     const view = app.view;
     const shown = !app.notice;
-    section("question", shown && app.role === "seat" ? questionKey(view) : "", () =>
-      shown && app.role === "seat" && view ? seatQuestion(view) : []);
-    section("secrets", shown && app.role === "seat" && view ? JSON.stringify(view.cup_seen || null) : "", () =>
-      shown && app.role === "seat" && view && Array.isArray(view.cup_seen) ? diceSecret(view) : []);
-    section("waiting", shown && view ? JSON.stringify([view.prompt, app.seat]) : "", () =>
+    const seat = shown && app.role === "seat" && view;
+    section("notice", JSON.stringify(app.notice), () =>
+      app.notice ? [h("p", { class: "notice-text" }, t(app.notice)),
+        app.notice === "page.taken_over" ? h("p", { class: "hint" }, t("page.taken_over_hint")) : null] : []);
+    section("error", JSON.stringify([app.error, app.serverLang]), () => app.error ? [
+      h("span", { class: "error-text" }, errorText(app.error)),
+      h("button", { type: "button", class: "dismiss", "aria-label": t("page.dismiss"),
+        onclick: () => { app.error = null; paint(); } }, "×"),
+    ] : []);
+    section("question", seat ? JSON.stringify([view.question, app.status, app.openCards,
+      app.drafts[view.question && view.question.id]]) : "", () => seat ? seatQuestion(view) : []);
+    section("secrets", seat ? secretsKey(view) : "", () => seat ? drawnBy(view, "secrets", () => []) : []);
+    section("waiting", shown && view ? JSON.stringify([view.prompt, app.seat, !!view.question]) : "", () =>
       shown && view ? waiting(view) : []);
+    section("narration", shown && view ? JSON.stringify([view.narration, view.narration_mine, view.undone]) : "",
+      () => shown && view ? narration(view) : []);
     section("host", shown && app.role === "host" ? hostKey() : "", () =>
       shown && app.role === "host" ? hostControls() : []);
-    section("over", shown && view ? JSON.stringify([view.over, view.scores, view.winners]) : "", () =>
-      shown && view && view.over ? gameOver(view) : []);
-    section("revealed", shown && view ? JSON.stringify(view.revealed || null) : "", () =>
-      shown && view && view.revealed ? revealed(view.revealed) : []);
-    section("board", shown ? JSON.stringify(boardKey(view)) : "", () =>
-      shown ? (view ? board(view) : (app.role ? [h("p", { class: "hint" }, t("no_game"))] : [])) : []);
+    section("over", shown && view ? JSON.stringify(publicKey(view)) : "", () =>
+      shown && view && view.over ? drawnBy(view, "over", () => genericOver(view)) : []);
+    section("revealed", shown && view ? JSON.stringify(publicKey(view)) : "", () =>
+      shown && view ? drawnBy(view, "revealed", () => []) : []);
+    section("board", shown ? JSON.stringify([app.role, publicKey(view)]) : "", () =>
+      shown ? (view ? drawnBy(view, "board", () => noBoard(view))
+        : (app.role ? [h("p", { class: "hint" }, t("page.no_game"))] : [])) : []);
     section("fairness", shown && view ? JSON.stringify(view.cup_rolls || []) : "", () =>
       shown && view ? fairness(view.cup_rolls || []) : []);
-    section("join", shown && app.role === "host" ? JSON.stringify([app.host, app.connected, view && view.players])
-      : "", () => shown && app.role === "host" && app.host ? join() : []);
+    section("join", shown && app.role === "host" ? JSON.stringify([app.host && [app.host.seats, app.host.spectator,
+      app.host.wifi], app.connected, view && view.players]) : "", () =>
+      shown && app.role === "host" && app.host ? join() : []);
     placeJoin();
-    section("newgame", shown && app.role === "host" ? JSON.stringify([!!view, app.newGame]) : "", () =>
-      shown && app.role === "host" ? newGameForm(!view) : []);
+    section("newgame", shown && app.role === "host" ? JSON.stringify([!!view, app.newGame,
+      app.host && app.host.games]) : "", () => shown && app.role === "host" ? newGameForm(!view) : []);
     keepAwake(!!view && !view.over && !app.stopped);
+  }
+
+  // The board's part of the view: everything but the seat's own question and lines (a board draws no secret).
+  function publicKey(view) {
+    if (!view) return null;
+    const { question, narration_mine: mine, ...rest } = view;
+    return rest;
+  }
+
+  function secretsKey(view) {
+    const board = boardOf(view);
+    if (board && typeof board.secretsKey === "function") {
+      try {
+        return JSON.stringify(board.secretsKey(view));
+      } catch (error) {
+        console.error("board renderer", view.board, "secretsKey", error);
+      }
+    }
+    return JSON.stringify(publicKey(view));
+  }
+
+  function noBoard(view) {
+    return [h("h2", {}, t("page.board")), h("p", { class: "hint no-board" }, t("page.no_board"))];
+  }
+
+  function genericOver(view) {
+    const winners = Array.isArray(view.winners) ? view.winners : [];
+    return [h("h2", {}, t("page.game_over")),
+      winners.length ? h("p", { class: "winners" }, h("span", { class: "label" },
+        t(winners.length > 1 ? "page.winners" : "page.winner")), " ", listOf(winners.map((w) => chip(w)))) : null];
   }
 
   // On the table's screen the QR codes come right after the controls while a phone is missing, and go below
@@ -202,264 +360,191 @@
   }
 
   function missingSeats() {
-    const seats = app.view ? app.view.players : Object.keys((app.host && app.host.seats) || {});
+    const seats = app.view && Array.isArray(app.view.players) ? app.view.players
+      : Object.keys((app.host && app.host.seats) || {});
     return seats.filter((s) => !app.connected.includes(s));
   }
 
   function renderHeader() {
-    document.getElementById("title").textContent = t("app_title");
+    document.getElementById("title").textContent = t("page.title");
     const who = document.getElementById("who");
     section("who", JSON.stringify([app.role, app.seat]), () => {
-      if (app.role === "seat") return [h("span", { class: "label" }, t("you_are")), " ", chip(app.seat)];
-      if (app.role === "host") return [t("role_host")];
-      if (app.role === "spectator") return [t("role_spectator")];
+      if (app.role === "seat") return [h("span", { class: "label" }, t("page.you_are")), " ", chip(app.seat)];
+      if (app.role === "host") return [t("page.role.host")];
+      if (app.role === "spectator") return [t("page.role.spectator")];
       return [];
     });
     who.hidden = !app.role;
     const status = document.getElementById("status");
-    status.textContent = t("status_" + app.status);
+    status.textContent = t("page.status." + app.status);
     status.className = "status " + app.status;
-    const label = document.getElementById("lang-label");
-    label.textContent = t("language");
+    document.getElementById("lang-label").textContent = t("page.language");
     const select = document.getElementById("lang");
-    if (!select.options.length) {
-      for (const { code, name } of I.LANGUAGES) select.append(h("option", { value: code, lang: code }, name));
-      select.addEventListener("change", () => { I.set(select.value); render(); });
+    const codes = Object.keys(words.languages || {});
+    if (select.options.length !== codes.length) {
+      select.replaceChildren(...codes.map((code) => h("option", { value: code, lang: code }, words.languages[code])));
     }
-    select.value = I.lang;
+    select.value = words.lang;
   }
 
-  // -- the seat's question ---------------------------------------------------------------------------------
-
-  // The rules' step (the third part of the question id, e.g. "3-move-sprint-..."): sprint and move ask the
-  // same kind of question, but say different things.
-  function stepOf(view) {
-    return view.prompt ? String(view.prompt.id).split("-")[2] || "" : "";
+  function errorText(error) {
+    if (error.local) return t(error.local);
+    const fresh = typeof error.message === "string" && error.message && error.lang === words.lang;
+    const text = fresh ? error.message : error.key ? say({ key: error.key, params: error.params || {} })
+      : String(error.message || error.code || "");
+    if (error.code === "refused" || error.code === "forbidden" || error.code === "not_your_seat") {
+      return t("page.refused", { message: text });
+    }
+    if (error.code === "stale" || error.code === "rate_limited") return text;
+    return t("page.server_error", { message: text });
   }
 
-  function questionKey(view) {
-    if (!view) return "none";
-    return JSON.stringify([view.prompt, view.options, view.ballot, view.destination, view.vote, view.window,
-      view.location, view.destinations, view.characters, view.dice, view.phase, view.over,
-      view.prompt && app.acked.has(view.prompt.id)]);
-  }
-
-  function questionTitle(view, seat) {
-    const prompt = view.prompt;
-    const step = stepOf(view);
-    if (prompt.kind === "ballot" && view.vote) {
-      const vote = view.vote;
-      const title = vote.purpose === "truck" ? t("q_vote_truck") : vote.purpose === "chief" ? t("q_vote_chief")
-        : t("q_vote_victim", { location: placeText(vote.location) });
-      return [title];
-    }
-    if (prompt.kind === "location") {
-      if (view.phase === "placement") return [t("q_place", { dice: (view.dice || []).join(", ") })];
-      if (step === "chief") return [t("q_chief_destination")];
-      return [t("q_destination")];
-    }
-    if (prompt.kind === "character") {
-      if (step === "sprint") return [t("q_sprint")];
-      if (step === "victim") return [t("q_victim", { location: placeText(view.location) })];
-      const target = (view.destinations || {})[seat];
-      return [t("q_move", { location: target ? placeText(target) : "?" })];
-    }
-    if (prompt.kind === "card") {
-      if (view.window && view.window.kind === "camera") return [t("q_camera")];
-      return [t("q_window", { location: placeText(view.window ? view.window.location : view.location) })];
-    }
-    if (prompt.kind === "gift") return [t("q_gift")];
-    return [t("q_other")];
-  }
-
-  function optionLabel(option, view) {
-    const seat = option.seat;
-    if ("vote" in option) return [chip(option.vote)];
-    if ("give" in option) return [chip(option.give)];
-    if ("pass" in option) return [t("opt_pass")];
-    if ("play" in option) {
-      const card = option.play;
-      if (card === "weapon") return [option.kills === 2 ? t("opt_weapon2") : t("opt_weapon1")];
-      if (card === "hidden") return [t("opt_hidden", { character: I.character(option.character) })];
-      if (card === "sprint") return [t("opt_sprint", { location: placeText(option.go) })];
-      return [I.card(card)];
-    }
-    if ("go" in option && "character" in option) {
-      return [t("opt_place", { character: I.character(option.character), location: placeText(option.go) })];
-    }
-    if ("go" in option) return [place(option.go)];
-    if ("move" in option) {
-      const from = ((view.characters || {})[seat] || {})[option.move];
-      const to = (view.destinations || {})[seat];
-      if (from && to && stepOf(view) === "move") {
-        return [t("opt_move", { character: I.character(option.move), from: placeText(from), to: placeText(to) })];
-      }
-      return [I.character(option.move) + (from ? " (" + placeText(from) + ")" : "")];
-    }
-    if ("victim" in option) return [I.character(option.victim)];
-    return [JSON.stringify(option)];
-  }
-
-  function optionButtons(options, view, onPick) {
-    const wide = options.some((o) => !("vote" in o) && !("give" in o));
-    return h("div", { class: "options" + (wide ? " wide" : "") }, options.map((option) =>
-      h("button", { type: "button", class: "option", "data-action": JSON.stringify(option),
-        onclick: () => onPick(option) }, optionLabel(option, view))));
-  }
+  // -- the seat's question, whatever the game --------------------------------------------------------------
 
   function seatQuestion(view) {
-    const prompt = view.prompt;
-    const options = view.options || [];
-    if (view.over) return [];
-    if (!prompt || !options.length) {
-      return [h("p", { class: "idle" }, t("nothing_to_do"))];
+    const question = view.question;
+    if (!question) return view.over ? [] : [h("p", { class: "idle" }, t("page.nothing_to_do"))];
+    return questionBlock(question, "seat");
+  }
+
+  // A question by its kind: pick, ballot, cards, number or assign. `where` keeps the host's apart.
+  function questionBlock(question, where) {
+    const online = app.status === "connected";
+    const out = [h("p", { class: "question-title" }, rich(question.title))];
+    if (Array.isArray(question.facts) && question.facts.length) {
+      out.push(h("ul", { class: "facts" }, question.facts.map((fact) => h("li", {}, rich(fact)))));
     }
-    const out = [h("h2", { class: "question-title" }, questionTitle(view, app.seat))];
-    if (prompt.kind === "ballot" && view.vote) {
-      if (view.vote.stage === 2) {
-        out.push(h("p", { class: "revote" }, t("q_revote", { colours: "" }), listOf(view.vote.candidates.map(chip))));
+    if (!online) out.push(h("p", { class: "offline hint" }, t("page.offline")));
+    const choices = Array.isArray(question.choices) ? question.choices : [];
+    const plain = choices.filter((c) => c.group !== "card");
+    const cards = choices.filter((c) => c.group === "card");
+    const send = (action) => answer(question.id, action);
+    if (question.kind === "number") {
+      out.push(numberAnswer(question, online, send));
+    } else if (question.kind === "assign") {
+      out.push(assignAnswer(question, online, send));
+    } else {
+      if (plain.length) {
+        out.push(h("div", { class: "options" }, plain.map((c) => optionButton(c, online, send))));
       }
-      const weight = (view.vote.weights || {})[app.seat];
-      if (weight) out.push(h("p", { class: "weight" }, t("your_weight", { n: weight })));
+      if (cards.length) {
+        const id = where + ":" + question.id;
+        const open = app.openCards === id;
+        out.push(h("button", { type: "button", class: "play-card", "aria-expanded": open ? "true" : "false",
+          onclick: () => { app.openCards = open ? null : id; paint(); } }, open ? t("page.hide_cards")
+          : t("page.play_card")));
+        if (open) out.push(h("div", { class: "options cards" }, cards.map((c) => optionButton(c, online, send))));
+      }
     }
-    out.push(optionButtons(options, view, (option) => answer(prompt.id, option)));
-    if (prompt.kind === "ballot" && view.ballot) {
-      out.push(h("div", { class: "receipt" }, h("p", { class: "received" }, t("vote_received")),
-        h("p", { class: "hint" }, t("change_vote")),
-        peekButton(t("peek_vote"), () => [t("your_vote"), " ", chip(view.ballot)])));
-    } else if (prompt.kind === "location" && prompt.secret && view.destination) {
-      out.push(h("div", { class: "receipt" }, h("p", { class: "received" }, t("answer_received")),
-        h("p", { class: "hint" }, t("change_destination")),
-        peekButton(t("peek_destination"), () => [t("your_destination"), " ", place(view.destination)])));
-    } else if (app.acked.has(prompt.id)) {
-      out.push(h("div", { class: "receipt" }, h("p", { class: "received" }, t("answer_received"))));
+    if (question.secret || question.kind === "ballot") {
+      const ballot = question.kind === "ballot";
+      out.push(h("div", { class: "receipt" }, question.answered ? [
+        h("p", { class: "received" }, t(ballot ? "page.vote_received" : "page.answer_received")),
+        h("p", { class: "hint" }, t(ballot ? "page.change_vote" : "page.change_answer")),
+      ] : h("p", { class: "hint secret-hint" }, t("page.secret_answer"))));
     }
     return out;
   }
 
-  function diceSecret(view) {
-    const values = view.cup_seen.slice();
-    return [h("p", { class: "hint" }, t("dice_secret_hint")),
-      peekButton(t("peek_dice"), () => [h("span", { class: "label" }, t("secret_dice")), " ", dice(values)])];
+  function optionButton(choice, online, send) {
+    return h("button", { type: "button", class: "option" + (choice.group ? " group-" + choice.group : ""),
+      "data-answer": JSON.stringify(choice.action), "data-slot": choice.slot, disabled: !online,
+      onclick: () => send(choice.action) },
+    h("span", { class: "option-label" }, rich(choice.label)),
+    choice.note ? h("span", { class: "option-note" }, rich(choice.note)) : null);
+  }
+
+  function built(question, value) {
+    return { ...(question.answer || {}), [question.field]: value };
+  }
+
+  function numberAnswer(question, online, send) {
+    const low = Number.isInteger(question.low) ? question.low : 0;
+    const high = Number.isInteger(question.high) ? question.high : low;
+    const draft = app.drafts[question.id];
+    const start = Number.isInteger(draft) ? draft : low;
+    const input = h("input", { type: "number", class: "number", inputmode: "numeric", min: low, max: high, step: 1,
+      value: start, "aria-label": t("page.number_range", { low, high }) });
+    const button = h("button", { type: "button", class: "option primary send", disabled: !online,
+      "data-answer": JSON.stringify(built(question, start)) }, t("page.send"));
+    const current = () => {
+      const n = Number(input.value);
+      return Number.isInteger(n) && n >= low && n <= high ? n : null;
+    };
+    input.addEventListener("input", () => {
+      const n = current();
+      if (n !== null) app.drafts[question.id] = n;
+      button.disabled = !online || n === null;
+      button.setAttribute("data-answer", JSON.stringify(built(question, n)));
+    });
+    button.addEventListener("click", () => {
+      const n = current();
+      if (n !== null) send(built(question, n));
+    });
+    return h("div", { class: "number-answer" },
+      h("label", { class: "field" }, h("span", { class: "label" }, t("page.number_range", { low, high })), input),
+      button);
+  }
+
+  function assignAnswer(question, online, send) {
+    const items = Array.isArray(question.items) ? question.items : [];
+    const targets = Array.isArray(question.targets) ? question.targets : [];
+    const chosen = { ...(app.drafts[question.id] || {}) };
+    const complete = () => items.every((item) => Object.prototype.hasOwnProperty.call(chosen, item.value));
+    const button = h("button", { type: "button", class: "option primary send", disabled: !online || !complete(),
+      "data-answer": JSON.stringify(built(question, chosen)) }, t("page.send"));
+    const rows = items.map((item) => {
+      const select = h("select", { class: "assign-target", "data-item": item.value },
+        h("option", { value: "" }, t("page.assign_pick")),
+        targets.map((target) => h("option", { value: target.value, selected: chosen[item.value] === target.value },
+          say(target.label))));
+      select.addEventListener("change", () => {
+        if (select.value === "") delete chosen[item.value];
+        else chosen[item.value] = select.value;
+        app.drafts[question.id] = { ...chosen };
+        button.disabled = !online || !complete();
+        button.setAttribute("data-answer", JSON.stringify(built(question, chosen)));
+      });
+      return h("label", { class: "field assign-row" }, h("span", { class: "assign-item" }, rich(item.label)), select);
+    });
+    button.addEventListener("click", () => { if (complete()) send(built(question, { ...chosen })); });
+    return h("div", { class: "assign-answer" }, rows, button);
   }
 
   function waiting(view) {
     const prompt = view.prompt;
-    if (!prompt || !prompt.waiting || !prompt.waiting.length) return [];
+    if (!prompt || !Array.isArray(prompt.waiting) || !prompt.waiting.length) return [];
     const me = app.role === "seat" ? app.seat : null;
-    return [h("span", { class: "label" }, t("waiting_on")), " ",
+    const title = prompt.title && !view.question ? h("p", { class: "prompt-title" }, rich(prompt.title)) : null;
+    return [title, h("p", { class: "waiting-seats" }, h("span", { class: "label" }, t("page.waiting_on")), " ",
       listOf(prompt.waiting.map((s) => s === me
-        ? h("span", { class: "me-wait" }, chip(s, "me"), " ", h("span", { class: "me-note" }, "(" + t("you") + ")"))
-        : chip(s)))];
+        ? h("span", { class: "me-wait" }, chip(s, "me"), " ", h("span", { class: "me-note" }, "(" + t("page.you") + ")"))
+        : chip(s))))];
   }
 
-  // -- public parts ----------------------------------------------------------------------------------------
+  // -- the narration: this round, latest first ------------------------------------------------------------
 
-  function purposeText(vote) {
-    if (vote.purpose === "truck") return t("purpose_truck");
-    if (vote.purpose === "chief") return t("purpose_chief");
-    return t("purpose_victim", { location: placeText(vote.location) });
+  function lineItem(entry, extra) {
+    const act = entry && entry.act === true;
+    return h("li", { class: "line" + (act ? " act" : "") + (extra ? " " + extra : ""), "data-key": entry.key },
+      act ? h("span", { class: "act-mark", role: "img", "aria-label": t("page.act"), title: t("page.act") }, "☛")
+        : null,
+      h("span", { class: "line-text" }, rich(entry)));
   }
 
-  function revealed(vote) {
-    const title = t("revealed_title", { purpose: purposeText(vote) }) +
-      (vote.stage === 2 ? " (" + t("revote_mark") + ")" : "");
-    const ballots = vote.ballots || {};
-    const rows = Object.entries(vote.weights || {}).map(([voter, weight]) =>
-      h("li", { class: "ballot-row", "data-voter": known(voter) }, chip(voter), " ",
-        h("span", { class: "weight" }, plural(weight, "votes_1", "votes_n")), " → ",
-        ballots[voter] ? chip(ballots[voter]) : h("span", { class: "abstained" }, t("abstained"))));
-    const tally = Object.entries(vote.tally || {}).map(([colour, n]) =>
-      h("span", { class: "tally-item" }, chip(colour), " ", String(n)));
-    const leaders = vote.leaders || [];
+  function narration(view) {
+    const lines = Array.isArray(view.narration) ? view.narration.slice().reverse() : [];
+    const mine = app.role === "seat" && Array.isArray(view.narration_mine) ? view.narration_mine.slice().reverse() : [];
+    const undone = Array.isArray(view.undone) ? view.undone : [];
+    if (!lines.length && !mine.length && !undone.length) return [];
     return [
-      h("h2", {}, title),
-      h("ul", { class: "ballots" }, rows),
-      h("p", { class: "tally" }, h("span", { class: "label" }, t("tally")), " ", listOf(tally)),
-      h("p", { class: leaders.length === 1 ? "leaders won" : "leaders tied" },
-        h("span", { class: "label" }, leaders.length === 1 ? t("chosen") : t("tie")), " ",
-        listOf(leaders.map((c) => chip(c)))),
+      h("h2", {}, t("page.narration")),
+      undone.length ? h("div", { class: "undone" }, h("h3", {}, t("page.undone")),
+        h("ul", { class: "lines" }, undone.map((entry) => lineItem(entry, "taken-back")))) : null,
+      mine.length ? h("div", { class: "mine" }, h("h3", {}, t("page.narration_mine")),
+        h("ul", { class: "lines" }, mine.map((entry) => lineItem(entry, "private")))) : null,
+      lines.length ? h("ul", { class: "lines public" }, lines.map((entry) => lineItem(entry))) : null,
     ];
-  }
-
-  function boardKey(view) {
-    if (!view) return [app.role];
-    const { prompt, options, ballot, destination, cup_seen: seen, cup_rolls: rolls, can_undo: undo, ...rest } =
-      view;
-    return rest;  // the public board only; secrets stay out of it
-  }
-
-  function phaseText(view) {
-    const phase = t("phase_" + view.phase);
-    return view.round ? t("round_phase", { n: view.round, phase }) : t("setup", { phase });
-  }
-
-  function board(view) {
-    const out = [h("h2", {}, t("board"))];
-    out.push(h("p", { class: "phase" }, phaseText(view)));
-    out.push(h("p", { class: "chief" }, h("span", { class: "label" }, t("chief")), " ", chip(view.chief),
-      view.elected ? [" ", h("span", { class: "badge elected" }, "✓ " + t("elected"))] : null));
-    if (view.chief_destination) {
-      out.push(h("p", { class: "chief-destination" }, t("chief_chose", { location: placeText(view.chief_destination) })));
-    }
-    if (view.chosen && view.chosen.length) {
-      out.push(h("p", { class: "chosen" }, h("span", { class: "label" }, t("have_chosen")), " ",
-        listOf(view.chosen.map((c) => chip(c)))));
-    }
-    if (view.destinations) {
-      out.push(h("p", { class: "destinations" }, h("span", { class: "label" }, t("destinations")), " ",
-        listOf(view.players.filter((p) => p in view.destinations).map((p) =>
-          h("span", { class: "destination" }, chip(p), " → ", placeText(view.destinations[p]))))));
-    }
-    if (Array.isArray(view.cup)) {
-      out.push(h("p", { class: "cup" }, h("span", { class: "label" }, t("zombie_dice")), " ", dice(view.cup)));
-    }
-    if (Array.isArray(view.dice)) {
-      out.push(h("p", { class: "placement-dice" }, h("span", { class: "label" }, t("placement_dice")), " ",
-        dice(view.dice)));
-    }
-    for (const warning of view.warnings || []) {
-      out.push(h("p", { class: "warning" }, t("warning"), " ", warning));
-    }
-    out.push(h("div", { class: "locations" }, LOCATIONS.map((loc) => locationCard(view, loc))));
-    if (view.unplaced) {
-      const left = view.players.filter((p) => (view.unplaced[p] || []).length);
-      if (left.length) {
-        out.push(h("p", { class: "unplaced" }, h("span", { class: "label" }, t("unplaced")), " ",
-          listOf(left.map((p) => h("span", {}, chip(p), " ", view.unplaced[p].map(I.character).join(", "))))));
-      }
-    }
-    out.push(h("p", { class: "hands" }, h("span", { class: "label" }, t("hands")), " ",
-      listOf(view.players.map((p) => h("span", { class: "hand" }, chip(p), " " + ((view.hands || {})[p] ?? 0)))),
-      " · ", t("deck_n", { n: view.deck ?? 0 })));
-    return out;
-  }
-
-  function locationCard(view, loc) {
-    const closed = (view.closed || []).includes(loc);
-    const zombies = (view.zombies || {})[String(loc)] || 0;
-    const people = [];
-    for (const colour of view.players) {
-      const hidden = (view.hidden || {})[colour] || [];
-      for (const [kind, where] of Object.entries((view.characters || {})[colour] || {})) {
-        if (where === loc) people.push({ colour, kind, hidden: hidden.includes(kind) });
-      }
-    }
-    const attacked = view.phase === "attack" && view.location === loc;
-    const cap = CAPACITY[loc];
-    const classes = ["location"];
-    if (closed) classes.push("closed");
-    if (attacked) classes.push("attacked");
-    if (view.vote && view.vote.location === loc) classes.push("voting");
-    return h("section", { class: classes.join(" "), "data-location": String(loc) },
-      h("div", { class: "loc-head" }, place(loc),
-        h("span", { class: "zombies" + (zombies ? " some" : "") }, plural(zombies, "zombies_1", "zombies_n"))),
-      h("div", { class: "loc-meta" }, closed ? t("closed")
-        : cap === null ? t("capacity_unlimited") : t("capacity_n", { n: people.length + "/" + cap }),
-      attacked ? [" · ", h("strong", {}, t("under_attack"))] : null),
-      closed ? null : h("ul", { class: "people" }, people.length ? people.map((p) =>
-        h("li", {}, chip(p.colour), " ", I.character(p.kind), p.hidden ? " " + t("hidden_mark") : ""))
-        : h("li", { class: "nobody" }, t("nobody"))));
   }
 
   // -- the fairness of the cup -----------------------------------------------------------------------------
@@ -478,14 +563,14 @@
     const open = Array.isArray(roll.dice) && typeof roll.nonce === "string";
     const ok = open && verifies(roll);
     return h("div", { class: "roll", "data-roll": String(n) },
-      h("div", { class: "roll-title" }, t("roll_n", { n, count: roll.count })),
-      h("div", { class: "commit" }, h("span", { class: "label" }, t("commitment")), " ",
+      h("div", { class: "roll-title" }, t("page.roll", { n, count: roll.count })),
+      h("div", { class: "commit" }, h("span", { class: "label" }, t("page.commitment")), " ",
         h("code", {}, String(roll.commitment))),
       open ? [
-        h("div", {}, h("span", { class: "label" }, t("placement_dice")), " ", dice(roll.dice)),
-        h("div", { class: "nonce" }, h("span", { class: "label" }, t("nonce")), " ", h("code", {}, roll.nonce)),
-        h("div", { class: "verify " + (ok ? "ok" : "bad") }, ok ? t("verified") : t("mismatch")),
-      ] : h("div", { class: "sealed" }, t("sealed")));
+        h("div", {}, h("span", { class: "label" }, t("page.dice")), " ", dice(roll.dice)),
+        h("div", { class: "nonce" }, h("span", { class: "label" }, t("page.nonce")), " ", h("code", {}, roll.nonce)),
+        h("div", { class: "verify " + (ok ? "ok" : "bad") }, ok ? t("page.verified") : t("page.mismatch")),
+      ] : h("div", { class: "sealed" }, t("page.sealed")));
   }
 
   function fairness(rolls) {
@@ -493,23 +578,11 @@
     const items = rolls.map((roll, i) => rollItem(roll, i + 1)).reverse();
     const older = items.slice(3);
     return [
-      h("h2", {}, t("fairness_title")),
-      h("p", { class: "hint" }, t("fairness_hint")),
+      h("h2", {}, t("page.fairness_title")),
+      h("p", { class: "hint" }, t("page.fairness_hint")),
       items.slice(0, 3),
-      older.length ? h("details", {}, h("summary", {}, t("earlier_rolls", { n: older.length })), older) : null,
-    ];
-  }
-
-  function gameOver(view) {
-    const players = view.players.slice().sort((a, b) => (view.scores[b] || 0) - (view.scores[a] || 0));
-    const shared = (view.winners || []).length > 1;
-    return [
-      h("h2", {}, t("game_over")),
-      h("table", { class: "scores" },
-        h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("score")), h("th", {}, ""))),
-        h("tbody", {}, players.map((p) => h("tr", { class: view.winners.includes(p) ? "winner" : "" },
-          h("td", {}, chip(p)), h("td", {}, t("points_n", { n: view.scores[p] || 0 })),
-          h("td", {}, view.winners.includes(p) ? (shared ? t("winners") : t("winner")) : ""))))),
+      older.length ? h("details", {}, h("summary", {}, t("page.earlier_rolls", { count: older.length })), older)
+        : null,
     ];
   }
 
@@ -517,45 +590,56 @@
 
   function hostKey() {
     const view = app.view;
-    return JSON.stringify([view && view.prompt, view && view.can_undo, app.connected, app.host && app.host.options,
-      app.answerFor, app.hostNote, view && [view.vote, view.window, view.location, view.destinations,
-        view.characters, view.dice, view.phase]]);
+    return JSON.stringify([view && view.prompt, view && view.can_undo, view && view.players, app.connected,
+      app.host && [app.host.questions, app.host.pads], app.answerFor, app.hostNote, app.confirmUndo, app.status,
+      app.openCards, app.drafts]);
   }
 
   function hostControls() {
     const view = app.view;
-    if (!view) return [];
+    if (!view) return app.hostNote ? [h("p", { class: "received" }, app.hostNote)] : [];
     const prompt = view.prompt;
-    const out = [h("h2", {}, t("host_title"))];
-    out.push(h("p", { class: "phones" }, h("span", { class: "label" }, t("phones")), " ",
-      listOf(view.players.map((p) => h("span", { class: "phone " + (app.connected.includes(p) ? "on" : "off"),
-        "data-seat": known(p) }, chip(p), " ", app.connected.includes(p) ? "✓ " + t("connected")
-        : "✗ " + t("missing"))))));
+    const players = Array.isArray(view.players) ? view.players : [];
+    const out = [h("h2", {}, t("page.host_title"))];
+    out.push(h("p", { class: "phones" }, h("span", { class: "label" }, t("page.phones")), " ",
+      listOf(players.map((p) => h("span", { class: "phone " + (app.connected.includes(p) ? "on" : "off"),
+        "data-seat": known(p) }, chip(p), " ", app.connected.includes(p) ? "✓ " + t("page.connected")
+        : "✗ " + t("page.missing"))))));
     const undoSteps = view.can_undo || 0;
     out.push(h("div", { class: "controls" },
       h("button", { type: "button", id: "close-ballot", disabled: !(prompt && prompt.kind === "ballot"),
-        onclick: () => hostSend({ type: "close" }) }, t("close_ballot")),
-      h("button", { type: "button", id: "undo", disabled: undoSteps < 1,
-        onclick: () => hostSend({ type: "undo", steps: 1 }) }, undoSteps ? t("undo_n", { n: undoSteps }) : t("undo"))));
+        onclick: () => hostSend({ type: "close" }) }, t("page.close_ballot")),
+      h("button", { type: "button", id: "undo", disabled: undoSteps < 1 || app.confirmUndo,
+        onclick: () => { app.confirmUndo = true; paint(); } },
+      undoSteps ? t("page.undo_n", { count: undoSteps }) : t("page.undo"))));
+    if (app.confirmUndo && undoSteps > 0) {
+      out.push(h("div", { class: "confirm", role: "alertdialog" },
+        h("p", {}, t("page.undo_confirm")),
+        h("div", { class: "controls" },
+          h("button", { type: "button", id: "undo-yes", class: "danger",
+            onclick: () => { app.confirmUndo = false; hostSend({ type: "undo", steps: 1 }); } }, t("page.undo_yes")),
+          h("button", { type: "button", id: "undo-cancel", onclick: () => { app.confirmUndo = false; paint(); } },
+            t("page.cancel")))));
+    }
     if (app.hostNote) out.push(h("p", { class: "received" }, app.hostNote));
-    const missing = prompt ? prompt.waiting.filter((s) => !app.connected.includes(s)) : [];
-    const box = h("div", { class: "answer-for" }, h("h3", {}, t("answer_for")));
+    const questions = (app.host && app.host.questions) || {};
+    const missing = prompt && Array.isArray(prompt.waiting)
+      ? prompt.waiting.filter((s) => !app.connected.includes(s) && questions[s]) : [];
+    const box = h("div", { class: "answer-for" }, h("h3", {}, t("page.answer_for")));
     if (!missing.length) {
-      box.append(h("p", { class: "hint" }, t("answer_for_none")));
+      box.append(h("p", { class: "hint" }, t("page.answer_for_none")));
     } else {
       if (!missing.includes(app.answerFor)) app.answerFor = missing[0];
-      box.append(h("p", { class: "pick-seat" }, h("span", { class: "label" }, t("answer_for_pick")), " ",
+      box.append(h("p", { class: "pick-seat" }, h("span", { class: "label" }, t("page.answer_for_pick")), " ",
         listOf(missing.map((s) => h("button", { type: "button", class: "seat-pick" + (s === app.answerFor ? " on" : ""),
           "data-seat": known(s), "aria-pressed": s === app.answerFor ? "true" : "false",
-          onclick: () => { app.answerFor = s; render(); } }, chip(s))))));
-      const options = ((app.host && app.host.options) || {})[app.answerFor] || [];
-      box.append(h("p", { class: "question-title" }, questionTitle(view, app.answerFor)));
-      box.append(optionButtons(options, view, (option) => answer(prompt.id, option)));
+          onclick: () => { app.answerFor = s; paint(); } }, chip(s))))));
+      box.append(h("div", { class: "question" }, questionBlock(questions[app.answerFor], "host")));
     }
     out.push(box);
     if (app.host && app.host.pads) {  // a pad hub: "press any button on a pad to give it to ..."
-      out.push(h("p", { class: "give-pad" }, h("span", { class: "label" }, t("give_pad")), " ",
-        listOf(view.players.map((p) => h("button", { type: "button", class: "seat-pick", "data-seat": known(p),
+      out.push(h("p", { class: "give-pad" }, h("span", { class: "label" }, t("page.give_pad")), " ",
+        listOf(players.map((p) => h("button", { type: "button", class: "seat-pick", "data-seat": known(p),
           onclick: () => hostSend({ type: "give_pad", seat: p }) }, chip(p))))));
     }
     return out;
@@ -569,72 +653,100 @@
     const host = app.host;
     const cards = [];
     if (host.wifi) {
+      const caption = t("page.wifi_qr", { ssid: host.wifi });
       cards.push(h("figure", { class: "qr-card wifi" },
-        h("img", { class: "qr", src: qrPath("wifi"), alt: t("wifi_qr", { ssid: host.wifi }), width: "220",
-          height: "220" }),
-        h("figcaption", {}, t("wifi_qr", { ssid: host.wifi }))));
+        h("img", { class: "qr", src: qrPath("wifi"), alt: caption, width: "220", height: "220" }),
+        h("figcaption", {}, caption)));
     }
-    const seats = app.view ? app.view.players : Object.keys(host.seats || {});
+    const seats = app.view && Array.isArray(app.view.players) ? app.view.players : Object.keys(host.seats || {});
     for (const seat of seats) {
       const url = (host.seats || {})[seat];
       if (!url) continue;
       const on = app.connected.includes(seat);
       cards.push(h("figure", { class: "qr-card seat", "data-seat": known(seat) },
-        h("img", { class: "qr", src: qrPath(seat), alt: t("seat_qr") + " " + I.colour(seat), width: "220", height: "220" }),
-        h("figcaption", {}, h("span", { class: "label" }, t("seat_qr")), " ", chip(seat), " ",
-          h("span", { class: "phone " + (on ? "on" : "off") }, on ? "✓ " + t("connected") : "✗ " + t("missing")),
+        h("img", { class: "qr", src: qrPath(seat), alt: t("page.seat_qr") + " " + colourName(seat), width: "220",
+          height: "220" }),
+        h("figcaption", {}, h("span", { class: "label" }, t("page.seat_qr")), " ", chip(seat), " ",
+          h("span", { class: "phone " + (on ? "on" : "off") }, on ? "✓ " + t("page.connected") : "✗ " + t("page.missing")),
           h("div", { class: "url" }, url))));
     }
     if (host.spectator) {
       cards.push(h("figure", { class: "qr-card spectator" },
-        h("img", { class: "qr", src: qrPath("watch"), alt: t("spectator_qr"), width: "220", height: "220" }),
-        h("figcaption", {}, t("spectator_qr"), h("div", { class: "url" }, host.spectator))));
+        h("img", { class: "qr", src: qrPath("watch"), alt: t("page.spectator_qr"), width: "220", height: "220" }),
+        h("figcaption", {}, t("page.spectator_qr"), h("div", { class: "url" }, host.spectator))));
     }
-    return [h("h2", {}, t("join_title")), h("div", { class: "qr-grid" }, cards)];
+    return [h("h2", {}, t("page.join_title")), h("div", { class: "qr-grid" }, cards)];
+  }
+
+  // -- a new game, from the games' own forms ---------------------------------------------------------------
+
+  function optionKey(value) {
+    return typeof value === "string" ? value : JSON.stringify(value);
   }
 
   function newGameForm(noGame) {
+    const games = (app.host && Array.isArray(app.host.games)) ? app.host.games : [];
+    if (!games.length) return [];
     const form = app.newGame;
+    const game = games.find((g) => g.game === form.game) || games[0];
+    if (form.game !== game.game) {
+      form.game = game.game;
+      form.players = [];
+      form.options = {};
+    }
+    const colours = Array.isArray(game.colours) ? game.colours : [];
     const toggle = (colour) => {
       const i = form.players.indexOf(colour);
       if (i >= 0) form.players.splice(i, 1);
       else form.players.push(colour);
-      render();
+      paint();
     };
+    const options = Array.isArray(game.options) ? game.options : [];
     const body = [
-      h("p", {}, t("new_game_players")),
-      h("div", { class: "colour-picks" }, COLOURS.map((c) => h("button", { type: "button",
-        class: "colour-pick" + (form.players.includes(c) ? " on" : ""), "data-colour": c,
+      games.length > 1 ? h("label", { class: "field" }, t("page.new_game_game"), h("select", { id: "new-game-game",
+        onchange: (e) => { form.game = e.target.value; paint(); } },
+      games.map((g) => h("option", { value: g.game, selected: g.game === game.game }, say(g.title))))) : null,
+      h("p", {}, t("page.new_game_players")),
+      h("div", { class: "colour-picks" }, colours.map((c) => h("button", { type: "button",
+        class: "colour-pick" + (form.players.includes(c) ? " on" : ""), "data-colour": known(c),
         "aria-pressed": form.players.includes(c) ? "true" : "false", onclick: () => toggle(c) }, chip(c),
         form.players.includes(c) ? h("span", { class: "order" }, String(form.players.indexOf(c) + 1)) : null))),
       h("ol", { class: "seating" }, form.players.map((c) => h("li", {}, chip(c)))),
-      h("p", { class: "hint" }, t("new_game_hint")),
-      h("button", { type: "button", class: "small", onclick: () => { form.players = []; render(); } },
-        t("new_game_clear")),
-      h("label", { class: "check" }, h("input", { type: "checkbox", id: "opt-threats", checked: form.threats,
-        onchange: (e) => { form.threats = e.target.checked; render(); } }), " ", t("opt_threats_carry")),
-      h("label", { class: "field" }, t("opt_second_tie"), h("select", { id: "opt-second-tie",
-        onchange: (e) => { form.secondTie = e.target.value; render(); } },
-      h("option", { value: "character", selected: form.secondTie === "character" }, t("opt_second_tie_character")),
-      h("option", { value: "colour", selected: form.secondTie === "colour" }, t("opt_second_tie_colour")))),
-      h("label", { class: "field" }, t("opt_end_timing"), h("select", { id: "opt-end-timing",
-        onchange: (e) => { form.endTiming = e.target.value; render(); } },
-      h("option", { value: "immediate", selected: form.endTiming === "immediate" }, t("opt_end_immediate")),
-      h("option", { value: "round_end", selected: form.endTiming === "round_end" }, t("opt_end_round")))),
+      h("p", { class: "hint" }, t("page.new_game_count", { low: game.min_players, high: game.max_players }),
+        game.note ? [" ", rich(game.note)] : null),
+      h("button", { type: "button", class: "small", onclick: () => { form.players = []; paint(); } },
+        t("page.new_game_clear")),
+      options.map((option) => {
+        const current = Object.prototype.hasOwnProperty.call(form.options, option.name)
+          ? form.options[option.name] : option.default;
+        const choices = Array.isArray(option.choices) ? option.choices : [];
+        return h("label", { class: "field" }, rich(option.label), h("select", { id: "opt-" + option.name,
+          "data-option": option.name, onchange: (e) => {
+            const picked = choices.find((c) => optionKey(c.value) === e.target.value);
+            if (picked) form.options[option.name] = picked.value;
+            paint();
+          } }, choices.map((c) => h("option", { value: optionKey(c.value), selected: optionKey(c.value) === optionKey(current) },
+          say(c.label)))));
+      }),
       h("button", { type: "button", id: "start-game", class: "primary",
-        disabled: form.players.length < 3 || form.players.length > 6, onclick: startGame }, t("start_game")),
+        disabled: form.players.length < game.min_players || form.players.length > game.max_players,
+        onclick: () => startGame(game, options) }, t("page.start_game")),
     ];
-    if (noGame) return [h("h2", {}, t("new_game")), body];
-    const details = h("details", { open: form.open }, h("summary", {}, t("new_game")), body);
+    const title = [t("page.new_game"), " · ", say(game.title)];
+    if (noGame) return [h("h2", {}, title), body];
+    const details = h("details", { open: form.open }, h("summary", {}, title), body);
     details.addEventListener("toggle", () => { form.open = details.open; });
     return [details];
   }
 
-  function startGame() {
+  function startGame(game, options) {
     const form = app.newGame;
-    hostSend({ type: "new_game", game: "mall-of-horror", players: form.players.slice(), options: {
-      threats_carry_to_revote: form.threats, second_tie_victim: form.secondTie, end_timing: form.endTiming,
-    } });
+    const chosen = {};
+    for (const option of options) {
+      chosen[option.name] = Object.prototype.hasOwnProperty.call(form.options, option.name)
+        ? form.options[option.name] : option.default;
+    }
+    hostSend({ type: "new_game", game: game.game, players: form.players.slice(), options: chosen });
     form.open = false;
   }
 
@@ -642,8 +754,8 @@
 
   function send(message) {
     if (!app.ws || app.ws.readyState !== WebSocket.OPEN) {
-      app.error = t("status_reconnecting");
-      render();
+      app.error = { local: "page.not_sent" };
+      paint();
       return false;
     }
     app.ws.send(JSON.stringify({ v: 1, ...message }));
@@ -656,7 +768,8 @@
 
   function hostSend(message) {
     app.hostNote = null;
-    send(message);
+    app.hostPending = send(message);
+    paint();
   }
 
   function onMessage(message) {
@@ -670,7 +783,7 @@
       case "state": {
         const before = app.view && app.view.prompt ? app.view.prompt.id : null;
         app.view = message.view || null;
-        app.connected = message.connected || [];
+        app.connected = Array.isArray(message.connected) ? message.connected : [];
         app.host = message.host || null;
         const now = app.view && app.view.prompt ? app.view.prompt.id : null;
         if (app.error && app.errorQuestion !== now && before !== now) app.error = null;
@@ -678,37 +791,37 @@
       }
       case "ack":
         app.error = null;
-        if (message.question) app.acked.add(message.question);
-        else app.hostNote = t("done");
+        if (!message.question && app.hostPending) app.hostNote = t("page.done");
+        app.hostPending = false;
         break;
       case "error":
+        app.hostPending = false;
         onError(message);
         break;
       case "taken_over":
-        stop("taken_over");
+        stop("page.taken_over");
         break;
       case "notice":  // from the table's devices, e.g. "pad hub disconnected" (host screen only)
-        if (typeof message.message === "string") app.hostNote = message.message;
+        app.hostNote = typeof message.message === "string" && message.message ? message.message
+          : typeof message.key === "string" ? say({ key: message.key, params: message.params || {} }) : null;
         break;
       default:
         break;  // pong, or a newer server's message this page does not know
     }
-    render();
+    paint();
   }
 
   function onError(message) {
     const code = message.code;
-    const text = typeof message.message === "string" ? message.message : "";
     if (code === "unknown_token" || code === "new_game") {
       forget();
-      stop(code === "new_game" ? "new_game_started" : "unknown_token");
+      stop(code === "new_game" ? "page.new_game_started" : "page.unknown_token");
       return;
     }
     app.errorQuestion = app.view && app.view.prompt ? app.view.prompt.id : null;
-    if (code === "stale") app.error = t("stale");
-    else if (code === "rate_limited") app.error = t("rate_limited");
-    else if (code === "refused" || code === "forbidden") app.error = t("refused", { message: text });
-    else app.error = t("server_error", { message: text });
+    app.error = { code: String(code || ""), key: typeof message.key === "string" ? message.key : null,
+      params: message.params && typeof message.params === "object" ? message.params : {},
+      message: typeof message.message === "string" ? message.message : "", lang: app.serverLang };
   }
 
   function stop(notice) {
@@ -720,12 +833,24 @@
     hideAllPeeks();
   }
 
+  function tellLanguage() {
+    if (app.ws && app.ws.readyState === WebSocket.OPEN && app.serverLang !== words.lang) {
+      app.ws.send(JSON.stringify({ v: 1, type: "lang", lang: words.lang }));
+      app.serverLang = words.lang;
+    }
+  }
+
   function connect() {
     if (app.stopped) return;
     clearTimeout(app.retry);
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(scheme + "//" + location.host + "/ws/" + encodeURIComponent(app.token));
+    const ws = new WebSocket(scheme + "//" + location.host + "/ws/" + encodeURIComponent(app.token) + "?lang=" +
+      encodeURIComponent(words.lang));
     app.ws = ws;
+    app.serverLang = null;
+    ws.addEventListener("open", () => {
+      if (app.ws === ws) tellLanguage();
+    });
     ws.addEventListener("message", (event) => {
       if (app.ws !== ws || typeof event.data !== "string") return;
       let message;
@@ -740,14 +865,15 @@
       if (app.ws !== ws) return;
       app.ws = null;
       if (STOP_CODES.has(event.code) && !app.stopped) {
-        stop(event.code === 4001 ? "taken_over" : event.code === 4002 ? "new_game_started" : "unknown_token");
+        stop(event.code === 4001 ? "page.taken_over" : event.code === 4002 ? "page.new_game_started"
+          : "page.unknown_token");
       }
       if (app.stopped) {
-        render();
+        paint();
         return;
       }
       app.status = "reconnecting";
-      render();
+      paint();
       app.retry = setTimeout(connect, app.backoff);
       app.backoff = Math.min(app.backoff * 2, 8000);  // 0.5 s, 1 s, 2 s, ... 8 s
     });
@@ -758,12 +884,12 @@
       hideAllPeeks();
       return;
     }
-    if (!app.ws && !app.stopped) {  // back from sleep: try now rather than at the end of the backoff
+    if (!app.ws && !app.stopped && app.token) {  // back from sleep: try now rather than at the end of the backoff
       app.backoff = 500;
       connect();
     }
     wakeLock = null;  // the system releases the lock when the page is hidden
-    render();
+    paint();
   });
 
   // -- the screen stays on while a game runs ---------------------------------------------------------------
@@ -786,6 +912,71 @@
       Promise.resolve().then(() => lock.release()).catch(() => {});
     }
   }
+
+  // -- the language ----------------------------------------------------------------------------------------
+
+  // A language code for a browser tag: zh-TW/zh-HK/zh-Hant → zh-Hant, other zh → zh-Hans, else the base tag.
+  function codeFor(tag) {
+    const lower = String(tag).toLowerCase();
+    if (lower.startsWith("zh")) return /hant|-tw|-hk|-mo/.test(lower) ? "zh-Hant" : "zh-Hans";
+    return lower.split("-")[0];
+  }
+
+  function storedLanguage() {
+    try {
+      return localStorage.getItem(LANG_KEY);
+    } catch (e) {
+      return null;  // storage can be off (private mode): fall back to the browser's languages
+    }
+  }
+
+  const catalogues = new Map();
+
+  function fetchCatalogue(code) {
+    if (!/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(code)) return Promise.resolve(null);
+    if (!catalogues.has(code)) {
+      catalogues.set(code, fetch("/i18n/" + encodeURIComponent(code) + ".json", { cache: "no-store" })
+        .then((response) => (response.ok ? response.json() : null))
+        .then((data) => (data && typeof data === "object" && data.messages ? data : null))
+        .catch(() => null)
+        .then((data) => {
+          if (!data) catalogues.delete(code);  // not spoken here (or the network failed): try again another time
+          return data;
+        }));
+    }
+    return catalogues.get(code);
+  }
+
+  async function firstCatalogue(codes) {
+    for (const code of codes) {
+      const data = await fetchCatalogue(code);
+      if (data) return data;
+    }
+    return null;
+  }
+
+  function use(data) {
+    words.lang = typeof data.lang === "string" ? data.lang : "en";
+    words.languages = data.languages && typeof data.languages === "object" ? data.languages : {};
+    words.plural = data.plural === "en" ? "en" : "one";
+    words.terms = data.terms && typeof data.terms === "object" ? data.terms : {};
+    words.messages = data.messages;
+  }
+
+  async function switchLanguage(code) {
+    const data = await fetchCatalogue(code);
+    if (!data) return;
+    use(data);
+    try {
+      localStorage.setItem(LANG_KEY, words.lang);
+    } catch (e) {
+      // remembered for this page only
+    }
+    tellLanguage();
+    redraw();
+  }
+
+  document.getElementById("lang").addEventListener("change", (event) => switchLanguage(event.target.value));
 
   // -- the link ------------------------------------------------------------------------------------------
 
@@ -810,8 +1001,10 @@
     }
   }
 
-  function start() {
-    I.choose();
+  async function start() {
+    const wanted = [storedLanguage(), ...(navigator.languages || [navigator.language])].filter(Boolean).map(codeFor);
+    const data = await firstCatalogue([...new Set([...wanted, "en"])]);
+    if (data) use(data);
     app.token = tokenFromPath();
     if (!app.token) {
       let kept = null;
@@ -825,13 +1018,13 @@
         return;
       }
       app.stopped = true;
-      app.notice = "no_token";
+      app.notice = "page.no_token";
       app.status = "stopped";
-      render();
+      paint();
       return;
     }
     remember();
-    render();
+    paint();
     connect();
   }
 
