@@ -32,7 +32,12 @@ def test_the_readme_example_script_plays(tmp_path):
     record = json.loads(done.stdout)
     assert "blue" not in record["characters"]  # Blue's Pin-up, his last character, was the Restroom's victim
     assert record["zombies"]["1"] == 0  # and the zombies left after the feast
-    assert record["prompt"] == "card" and record["waiting"] == ["red"]  # now the Parking: Red may play a card
+    assert record["prompt"] == "cards" and record["waiting"] == ["red"]  # now the Parking: Red may play a card
+    assert any(line["key"].startswith("mall.") for line in record["narration"])
+
+
+def test_the_readme_stands_on_its_own():
+    assert "../shared" not in README  # a user of the project has the repository, not the team's shared folder
 
 
 def test_the_systemd_unit_runs_a_real_companion_command():
