@@ -97,8 +97,8 @@ class Bench:
             nonlocal sent_at
             if view is None or view["over"]:
                 return
-            prompt = view.get("prompt")
-            if not view.get("options") or prompt is None or prompt["id"] in answered:
+            prompt, asked = view.get("prompt"), view.get("question")
+            if not asked or not asked["choices"] or prompt is None or prompt["id"] in answered:
                 return
             if view["seat"] not in prompt["waiting"]:
                 return
@@ -106,7 +106,7 @@ class Bench:
             sent_at = time.monotonic()
             if prompt["kind"] == "ballot":
                 self.last_ballot_sent = sent_at
-            action = self.rng.choice(view["options"])
+            action = self.rng.choice(asked["choices"])["action"]
             await ws.send_str(json.dumps({"v": 1, "type": "answer", "question": prompt["id"], "action": action}))
 
         async for message in ws:
