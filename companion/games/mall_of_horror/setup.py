@@ -36,5 +36,5 @@ SETUP = Setup(
         TableOption("end_timing", msg("mall.option.end_timing"),
                     (_choice("end_timing", "immediate"), _choice("end_timing", "round_end")), "immediate"),
     ),
-    note=msg("mall.setup.three_players"),
+    note=msg("mall.setup.three_players", colours=["red", "yellow", "blue"]),
 )
