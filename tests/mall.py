@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from companion.games import mall_of_horror as mall
+from companion.games.base import IllegalAction
 from companion.games.mall_of_horror import prompts
 from companion.games.mall_of_horror.state import State
 
@@ -66,9 +67,19 @@ def waiting(state: State) -> tuple[str, ...]:
     return current.seats if current else ()
 
 
-def kind(state: State) -> str | None:
+def asked(state: State) -> tuple[str, str] | None:
+    """What kind of question is open, and at which step: ("ballot", "vote"), ("pick", "gift"), ("cards", "window")."""
     current = prompts.prompt(state)
-    return current.kind if current else None
+    return (current.kind, current.step) if current else None
+
+
+def refusal(state: State, action: object) -> IllegalAction:
+    """The refusal a player gets for `action` (it must be refused)."""
+    try:
+        mall.decide(state, action)
+    except IllegalAction as refused:
+        return refused
+    raise AssertionError(f"{action} was accepted")
 
 
 def options(state: State, seat: str) -> list[dict]:

@@ -9,10 +9,10 @@ that crowd (most characters, two Pin-ups) draws both attraction zombies, which n
 from __future__ import annotations
 
 import pytest
-from mall import FOUR, act, game, kind, options, passes, pick, vote, waiting, where, zombies
+from mall import FOUR, act, asked, game, options, passes, pick, vote, waiting, where, zombies
 
 from companion.games import mall_of_horror as mall
-from companion.games.base import IllegalAction
+from companion.games.base import IllegalAction, msg
 from companion.games.mall_of_horror.state import State
 
 CROWD = {"yellow": {"pinup": 6, "tough": 6, "gunman": 6}, "green": {"pinup": 6, "tough": 6, "gunman": 6}}
@@ -120,7 +120,7 @@ def test_parking_counts_for_attraction():
         "green": {"pinup": 3, "tough": 3, "gunman": 5},
     }, crowd=False)
     assert zombies(state)[4] == 2
-    assert (kind(state), waiting(state)) == ("ballot", ("red", "blue"))
+    assert (asked(state), waiting(state)) == (("ballot", "vote"), ("red", "blue"))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -133,7 +133,7 @@ def test_locations_resolve_in_order_one_to_six_parking_in_its_turn():
     state = attack({"red": {"pinup": 5, "tough": 4, "gunman": 3}, "blue": {"pinup": 3, "tough": 4, "gunman": 5}},
                    {3: 2, 4: 1, 5: 2})
     lost = []
-    while kind(state) == "ballot":
+    while asked(state) == ("ballot", "vote"):
         before = set(where(state, "blue"))
         state = vote(state, red="blue", blue="blue")
         lost += sorted(before - set(where(state, "blue")))
@@ -151,7 +151,7 @@ def test_defence_is_characters_present():
 
 def test_breach_when_zombies_equal_defence():
     state = attack({"red": {"pinup": 1, "gunman": 3}, "blue": {"gunman": 1, "pinup": 3, "tough": 3}}, {1: 2})
-    assert (kind(state), waiting(state)) == ("ballot", ("red", "blue"))
+    assert (asked(state), waiting(state)) == (("ballot", "vote"), ("red", "blue"))
 
 
 @pytest.mark.parametrize(("outside", "breach"), [(3, False), (4, True)])
@@ -159,7 +159,7 @@ def test_tough_guy_counts_two_for_defence(outside, breach):
     # The rulebook: 2 Pin-ups and 1 Tough Guy hold 3 zombies, not 4 (here in Megatoys).
     state = attack({"red": {"pinup": 3, "tough": 3, "gunman": 1}, "blue": {"pinup": 3, "tough": 1, "gunman": 5}},
                    {3: outside})
-    assert (kind(state) == "ballot") is breach
+    assert (asked(state) == ("ballot", "vote")) is breach
     assert (record(state)["round"] == 2) is not breach
 
 
@@ -173,7 +173,7 @@ def test_supermarket_breached_by_four_zombies_whatever_the_defence(outside, brea
         "green": {"pinup": 4, "tough": 5, "gunman": 5},
     }, {6: outside}, crowd=False)
     assert zombies(state)[6] == outside  # Megatoys draws the crowd zombie; the Pin-ups tie
-    assert (kind(state) == "ballot") is breach
+    assert (asked(state) == ("ballot", "vote")) is breach
     assert (waiting(state) == ("red", "blue")) is breach
 
 
@@ -199,7 +199,7 @@ def test_hardware_adds_one_defence():
         "green": {"pinup": 6, "tough": 6, "gunman": 4},
     }, {3: 2}, crowd=False, hands={"red": 1})
     assert zombies(state)[3] == 3
-    assert (kind(state), waiting(state)) == ("card", ("red",))  # 3 zombies against 3 Pin-ups: a breach
+    assert (asked(state), waiting(state)) == (("cards", "window"), ("red",))  # 3 zombies against 3 Pin-ups: a breach
     state = play(state, "red", "hardware")
     assert record(state)["round"] == 2  # held: nobody died, the zombies stay
     assert zombies(state)[3] == 3
@@ -218,7 +218,7 @@ def supermarket_of_three(outside: int, hands: dict) -> State:
 
 def test_hardware_helps_in_the_supermarket_below_four():
     state = supermarket_of_three(3, {"red": 1})
-    assert kind(state) == "card"  # 3 zombies against 3 characters
+    assert asked(state) == ("cards", "window")  # 3 zombies against 3 characters
     state = play(state, "red", "hardware")
     assert record(state)["round"] == 2
     assert zombies(state)[6] == 3 and len(where(state, "red")) == 3
@@ -228,15 +228,15 @@ def test_hardware_does_not_help_against_supermarkets_four():
     state = supermarket_of_three(4, {"red": 2})
     state = play(state, "red", "hardware")
     state = play(state, "red", "hardware")  # defence 5 against 4: still breached
-    assert (kind(state), waiting(state)) == ("ballot", ("red", "blue"))
+    assert (asked(state), waiting(state)) == (("ballot", "vote"), ("red", "blue"))
 
 
 def test_hardware_not_allowed_in_parking():
     state = attack({"red": {"pinup": 4, "tough": 3, "gunman": 3}, "blue": {"gunman": 4, "pinup": 5, "tough": 5}},
                    {4: 1}, hands={"red": 1})
-    assert (kind(state), waiting(state)) == ("card", ("red",))
+    assert (asked(state), waiting(state)) == (("cards", "window"), ("red",))
     assert {"seat": "red", "play": "hardware"} not in options(state, "red")
-    assert "Hardware cannot be played in the Parking" in rejected(state, {"seat": "red", "play": "hardware"})
+    assert rejected(state, {"seat": "red", "play": "hardware"}) == "Hardware cannot be played at 4 Parking"
 
 
 @pytest.mark.parametrize("kills", [1, 2])
@@ -279,12 +279,12 @@ def test_card_window_asks_clockwise_from_chief_only_players_present_with_cards()
         "yellow": {"pinup": 5, "tough": 3, "gunman": 5},
         "green": {"pinup": 1, "tough": 3, "gunman": 1},
     }, {3: 5}, crowd=False, chief="yellow", hands={"red": 1, "blue": 1, "yellow": 1})
-    asked = []
-    while kind(state) == "card":
-        asked += waiting(state)
+    in_turn = []
+    while asked(state) == ("cards", "window"):
+        in_turn += waiting(state)
         state = act(state, {"seat": waiting(state)[0], "pass": True})
-    assert asked == ["yellow", "red"]
-    assert kind(state) == "ballot"
+    assert in_turn == ["yellow", "red"]
+    assert asked(state) == ("ballot", "vote")
 
 
 def test_card_window_any_number_of_cards_in_one_pass():
@@ -296,7 +296,7 @@ def test_card_window_any_number_of_cards_in_one_pass():
     state = act(state, {"seat": "red", "pass": True})
     assert waiting(state) == ("blue",)
     state = act(state, {"seat": "blue", "pass": True})
-    assert kind(state) == "ballot"  # one pass round: Red, who still holds a card, is not asked again
+    assert asked(state) == ("ballot", "vote")  # one pass round: Red, who still holds a card, is not asked again
     assert record(state)["hands"]["red"] == 1
 
 
@@ -304,7 +304,7 @@ def test_player_whose_hand_empties_passes_automatically():
     state = attack({"red": {"pinup": 1, "gunman": 3}, "blue": {"gunman": 1, "pinup": 3, "tough": 3}},
                    {1: 6}, hands={"red": 1, "blue": 1})
     state = play(state, "red", "weapon", kills=1)
-    assert (kind(state), waiting(state)) == ("card", ("blue",))
+    assert (asked(state), waiting(state)) == (("cards", "window"), ("blue",))
 
 
 def test_camera_and_sprint_cannot_be_played_in_an_attack():
@@ -327,7 +327,7 @@ def test_hidden_character_cannot_vote_or_be_chosen():
     assert zombies(state)[6] == 4
     state = play(state, "blue", "hidden", character="gunman")
     state = vote(state, red="blue", blue="red")
-    assert (kind(state), waiting(state)) == ("character", ("blue",))
+    assert (asked(state), waiting(state)) == (("pick", "victim"), ("blue",))
     assert options(state, "blue") == [{"seat": "blue", "victim": "pinup"}, {"seat": "blue", "victim": "tough"}]
     assert "Gunman" in rejected(state, {"seat": "blue", "victim": "gunman"})
 
@@ -364,7 +364,7 @@ def test_hidden_lasts_for_the_rest_of_the_round():
     assert not alive(state, "red", "tough")
     state = act(state, {"seat": "blue", "pass": True})  # the window before the second vote
     # Red's hidden Pin-up is no candidate: Blue, alone, chooses which of his characters dies.
-    assert (kind(state), waiting(state)) == ("character", ("blue",))
+    assert (asked(state), waiting(state)) == (("pick", "victim"), ("blue",))
     state = act(state, {"seat": "blue", "victim": "gunman"})
     assert alive(state, "red", "pinup")
     assert record(state)["round"] == 2 and "hidden" not in record(state)  # the next round: nobody hidden
@@ -383,7 +383,7 @@ def test_threat_adds_one_vote_for_this_vote_only():
     state = vote(state, red="blue", blue="red", yellow="yellow")  # Blue 3 (the Threat), Red 2, Yellow 2
     assert not alive(state, "blue", "gunman")
     state = vote(state, red="yellow", yellow="red")  # 2 to 2 now: the Threat is spent
-    assert kind(state) == "ballot"
+    assert asked(state) == ("ballot", "vote")
     assert set(waiting(state)) == {"red", "yellow", "blue", "green"}  # the re-vote
     assert alive(state, "red", "pinup") and alive(state, "yellow", "gunman")
 
@@ -395,7 +395,7 @@ def test_several_threats_add_up():
     state = play(state, "red", "threat")
     state = play(state, "red", "threat")
     state = vote(state, red="blue", blue="red")
-    assert (kind(state), waiting(state)) == ("character", ("blue",))
+    assert (asked(state), waiting(state)) == (("pick", "victim"), ("blue",))
 
 
 def test_wasted_card_still_leaves_the_game():
@@ -442,7 +442,7 @@ def test_no_card_left_rejected():
 def test_victim_owner_chooses_which_character_dies():
     state = attack({"red": {"pinup": 3, "gunman": 1}, "blue": {"gunman": 3, "pinup": 1, "tough": 3}}, {3: 4})
     state = vote(state, red="blue", blue="blue")
-    assert (kind(state), waiting(state)) == ("character", ("blue",))
+    assert (asked(state), waiting(state)) == (("pick", "victim"), ("blue",))
     assert options(state, "blue") == [{"seat": "blue", "victim": "tough"}, {"seat": "blue", "victim": "gunman"}]
     rejected(state, {"seat": "red", "victim": "pinup"})  # only the chosen colour's owner answers
     state = act(state, {"seat": "blue", "victim": "tough"})
@@ -490,10 +490,10 @@ def test_parking_each_zombie_kills_one_vote_per_zombie():
     state = attack({"red": {"pinup": 4, "tough": 4, "gunman": 3}, "blue": {"gunman": 4, "tough": 4, "pinup": 5}},
                    {4: 2})
     state = vote(state, red="blue", blue="blue")
-    assert (kind(state), waiting(state)) == ("character", ("blue",))
+    assert (asked(state), waiting(state)) == (("pick", "victim"), ("blue",))
     state = act(state, {"seat": "blue", "victim": "gunman"})
     assert zombies(state)[4] == 1
-    assert kind(state) == "ballot"  # the second vote, after the first victim is gone
+    assert asked(state) == ("ballot", "vote")  # the second vote, after the first victim is gone
     state = vote(state, red="red", blue="red")
     state = act(state, {"seat": "red", "victim": "pinup"})
     assert where(state, "red") == {"tough": 4, "gunman": 3}
@@ -504,19 +504,19 @@ def test_parking_ignores_tough_guys_and_numbers():
     # One zombie against three characters and a Tough Guy: in a shop that would hold; here it eats.
     state = attack({"red": {"pinup": 4, "tough": 4, "gunman": 3}, "blue": {"gunman": 4, "tough": 1, "pinup": 5}},
                    {4: 1})
-    assert (kind(state), waiting(state)) == ("ballot", ("red", "blue"))
+    assert (asked(state), waiting(state)) == (("ballot", "vote"), ("red", "blue"))
 
 
 def test_parking_card_window_before_each_vote():
     state = attack({"red": {"pinup": 4, "tough": 4, "gunman": 3}, "blue": {"gunman": 4, "tough": 4, "pinup": 5}},
                    {4: 2}, hands={"red": 2, "blue": 1})
-    assert (kind(state), waiting(state)) == ("card", ("red",))
+    assert (asked(state), waiting(state)) == (("cards", "window"), ("red",))
     state = passes(state)
     state = vote(state, red="blue", blue="blue")
     state = act(state, {"seat": "blue", "victim": "gunman"})
-    assert (kind(state), waiting(state)) == ("card", ("red",))  # a new window before the second vote
+    assert (asked(state), waiting(state)) == (("cards", "window"), ("red",))  # a new window before the second vote
     state = act(state, {"seat": "red", "pass": True})
-    assert (kind(state), waiting(state)) == ("card", ("blue",))
+    assert (asked(state), waiting(state)) == (("cards", "window"), ("blue",))
 
 
 def test_parking_window_asks_only_players_still_there():
@@ -526,9 +526,9 @@ def test_parking_window_asks_only_players_still_there():
     state = passes(state)
     state = vote(state, red="blue", blue="blue")
     assert not alive(state, "blue", "gunman")
-    assert (kind(state), waiting(state)) == ("card", ("red",))
+    assert (asked(state), waiting(state)) == (("cards", "window"), ("red",))
     state = act(state, {"seat": "red", "pass": True})
-    assert (kind(state), waiting(state)) == ("character", ("red",))  # Red alone: no vote, Red chooses
+    assert (asked(state), waiting(state)) == (("pick", "victim"), ("red",))  # Red alone: no vote, Red chooses
 
 
 def test_parking_weapons_reduce_the_count():
@@ -596,8 +596,9 @@ def test_zombie_player_chooses_any_open_location_in_secret_with_the_others():
     state = game(phase="destination", characters={"red": {"pinup": 1, "tough": 3, "gunman": 3}, **CROWD},
                  cup=[1, 1, 3, 5])
     prompt = mall.prompt(state)
-    assert prompt.kind == "location" and prompt.secret
+    assert (prompt.kind, prompt.step) == ("pick", "secret") and prompt.secret
     assert set(prompt.seats) == set(FOUR)
+    assert mall.question(state, "blue").title == msg("mall.q.zombie_destination", colour="blue")  # he is told
     assert options(state, "blue") == [{"seat": "blue", "go": loc} for loc in (1, 3, 4, 5, 6)]
 
 
@@ -661,7 +662,7 @@ def test_ballots_are_secret_and_revealed_at_once():
     state = attack({"red": {"pinup": 1, "gunman": 3}, "blue": {"gunman": 1, "pinup": 3, "tough": 3}}, {1: 2})
     assert mall.prompt(state).secret
     state = vote(state, red="blue")
-    assert (kind(state), waiting(state)) == ("ballot", ("blue",))  # nothing is decided before the last ballot
+    assert (asked(state), waiting(state)) == (("ballot", "vote"), ("blue",))  # nothing decided before the last ballot
     assert alive(state, "blue", "gunman")
     state = vote(state, blue="blue")
     assert not alive(state, "blue", "gunman")
@@ -670,7 +671,7 @@ def test_ballots_are_secret_and_revealed_at_once():
 def test_single_candidate_wins_without_a_vote():
     # Only Blue is in the breached Restroom: no ballot, Blue chooses which of his two characters dies.
     state = attack({"red": {"pinup": 3, "gunman": 3}, "blue": {"gunman": 1, "pinup": 1, "tough": 5}}, {1: 2})
-    assert (kind(state), waiting(state)) == ("character", ("blue",))
+    assert (asked(state), waiting(state)) == (("pick", "victim"), ("blue",))
 
 
 def test_first_tie_revote_among_tied_with_outsiders_and_eliminated_joining_with_one_vote():
@@ -684,7 +685,7 @@ def test_first_tie_revote_among_tied_with_outsiders_and_eliminated_joining_with_
     }, {3: 4}, crowd=False, players=FIVE, hands={"red": 1})
     state = act(state, {"seat": "red", "pass": True})  # the card window, before the first vote only
     state = vote(state, red="blue", blue="red", yellow="yellow")  # 2, 2 and 1: Red and Blue tie
-    assert kind(state) == "ballot"  # straight to the re-vote: no new card window
+    assert asked(state) == ("ballot", "vote")  # straight to the re-vote: no new card window
     assert set(waiting(state)) == {"red", "blue", "yellow", "green", "purple"}
     assert options(state, "yellow") == [{"seat": "yellow", "vote": "red"}, {"seat": "yellow", "vote": "blue"}]
     assert "not a candidate" in rejected(state, {"seat": "yellow", "vote": "yellow"})
@@ -715,7 +716,7 @@ def threat_tie(options: dict | None = None) -> State:
                    {3: 5}, hands={"red": 1}, options=options)
     state = play(state, "red", "threat")
     state = vote(state, red="blue", blue="red")
-    assert kind(state) == "ballot"
+    assert asked(state) == ("ballot", "vote")
     return vote(state, red="blue", blue="red", yellow="blue", green="red")
 
 
@@ -752,7 +753,7 @@ def test_second_tie_victim_random_character():
     for index in range(4):
         after = pick(state, index)
         gone = {(p, c) for p in ("red", "blue") for c in where(state, p) if not alive(after, p, c)}
-        assert len(gone) == 1 and kind(after) != "character"  # the lot chose the character: nobody is asked
+        assert len(gone) == 1 and asked(after) != ("pick", "victim")  # the lot chose the character: nobody is asked
         victims |= gone
     assert victims == {("red", "tough"), ("red", "gunman"), ("blue", "tough"), ("blue", "gunman")}
 
@@ -787,7 +788,7 @@ def test_second_tie_victim_random_colour_owner_chooses():
     owners = set()
     for index in range(2):
         after = pick(state, index)
-        assert kind(after) == "character"
+        assert asked(after) == ("pick", "victim")
         (owner,) = waiting(after)
         assert options(after, owner) == [{"seat": owner, "victim": "tough"}, {"seat": owner, "victim": "gunman"}]
         owners.add(owner)
@@ -825,7 +826,7 @@ def test_second_tie_chief_unchanged_and_not_elected():
 def test_vote_for_non_candidate_rejected_and_voter_may_vote_again():
     state = attack({"red": {"pinup": 1, "gunman": 3}, "blue": {"gunman": 1, "pinup": 3, "tough": 3}}, {1: 2})
     message = rejected(state, {"seat": "blue", "vote": "yellow"})
-    assert "Yellow is not a candidate" in message and "Red, Blue" in message
+    assert message == "Blue cannot vote for Yellow: Yellow is not a candidate; vote for one of Red and Blue"
     state = vote(state, blue="red", red="red")
     assert not alive(state, "red", "pinup")
 
@@ -856,7 +857,7 @@ def test_table_may_close_a_vote_missing_voter_abstains():
 def test_closing_is_refused_when_there_is_no_vote():
     state = attack({"red": {"pinup": 1, "gunman": 3}, "blue": {"gunman": 1, "pinup": 3, "tough": 3}},
                    {1: 2}, hands={"red": 1})
-    assert kind(state) == "card"
+    assert asked(state) == ("cards", "window")
     assert "no vote" in rejected(state, {"close": True})
 
 
@@ -910,7 +911,7 @@ def test_no_rescue_when_all_in_parking():
     everyone = {p: {"pinup": 4, "tough": 4, "gunman": 4} for p in FOUR}
     state = attack(everyone, crowd=False)
     assert record(state)["over"] is False
-    assert kind(state) == "ballot"  # the Parking draws two zombies and the attack goes on
+    assert asked(state) == ("ballot", "vote")  # the Parking draws two zombies and the attack goes on
 
 
 @pytest.mark.parametrize(("players", "characters", "over"), [
@@ -951,7 +952,7 @@ def test_game_ends_at_once_with_option():
 def test_game_ends_at_round_end_with_option():
     state = two_breaches({"end_timing": "round_end"})
     assert record(state)["over"] is False
-    assert (kind(state), waiting(state)) == ("ballot", ("yellow", "green"))  # the attack goes on
+    assert (asked(state), waiting(state)) == (("ballot", "vote"), ("yellow", "green"))  # the attack goes on
     state = vote(state, yellow="green", green="green")
     assert not alive(state, "green", "tough")
     after = record(state)
@@ -999,7 +1000,7 @@ def test_more_than_thirty_zombies_is_a_warning_not_a_crash():
     assert sum(zombies(state).values()) == 32
     warnings = record(state)["warnings"]
     assert len(warnings) == 1 and "32" in warnings[0]
-    assert kind(state) is not None  # the game goes on
+    assert asked(state) is not None  # the game goes on
 
 
 def test_thirty_zombies_give_no_warning():

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.games import mall_of_horror as mall
+from companion.games.base import BALLOT, CARDS, PICK
 from companion.games.mall_of_horror import engine
 from companion.games.mall_of_horror.board import CAPACITY, DECK, DECK_SIZE, LOCATIONS
 from companion.games.mall_of_horror.engine import PHASES
@@ -46,7 +47,16 @@ def every_state(players, options, events):
             state = step
 
 
+# Every question is one of the kinds every device knows, at the step that asks it.
+QUESTION_STEPS = {(PICK, "place"), (PICK, "chief"), (PICK, "secret"), (PICK, "gift"), (PICK, "move"),
+                  (PICK, "sprint"), (PICK, "victim"), (BALLOT, "vote"), (CARDS, "window")}
+
+
 def assert_sound(state) -> None:
+    current = mall.prompt(state)
+    if current is not None:
+        assert (current.kind, current.step) in QUESTION_STEPS, (current.kind, current.step)
+        assert current.secret == (current.step in ("vote", "secret"))
     assert all(n >= 0 for n in state.zombies), state.zombies
     assert all(n >= 0 for n in state.hands.values()), state.hands
     assert state.deck >= 0

@@ -8,7 +8,7 @@ asked what, how many zombies and cards there are, and the message a refused answ
 from __future__ import annotations
 
 import pytest
-from mall import FOUR, act, game, kind, options, roll, vote, waiting, where, zombies
+from mall import FOUR, act, asked, game, options, roll, vote, waiting, where, zombies
 
 from companion.games import mall_of_horror as mall
 from companion.games.mall_of_horror import IllegalAction
@@ -58,7 +58,7 @@ def test_three_to_six_players_each_a_different_colour(players, message):
 
 
 def test_three_player_game_uses_red_yellow_and_blue_only():
-    with pytest.raises(IllegalAction, match="a 3-player game uses red, yellow and blue"):
+    with pytest.raises(IllegalAction, match="a 3-player game uses Red, Yellow and Blue"):
         mall.start(["red", "yellow", "green"])
     assert mall.start(["blue", "red", "yellow"]).players == ("blue", "red", "yellow")
 
@@ -307,7 +307,7 @@ def test_placement_uses_either_die():
     assert where(act(state, {"seat": "red", "go": 5, "character": "tough"}), "red")["tough"] == 5
     assert where(act(state, {"seat": "red", "go": 1, "character": "tough"}), "red")["tough"] == 1
     assert refused(state, {"seat": "red", "go": 3, "character": "tough"}) == (
-        "Red cannot place at Megatoys: the dice show 5 and 1")
+        "Red cannot place at 3 Megatoys: the dice show 5 and 1")
 
 
 def test_placement_puts_any_one_of_his_unplaced_characters():
@@ -325,7 +325,7 @@ def test_placement_die_on_a_closed_location_cannot_be_used():
     state = roll(mall.start(list(FOUR)), 2, 6)
     assert {a["go"] for a in options(state, "red")} == {6}
     assert refused(state, {"seat": "red", "go": 2, "character": "pinup"}) == (
-        "Red cannot place at Cachou: it is closed")
+        "Red cannot place at 2 Cachou: it is closed")
 
 
 def restroom_filled_by_red_blue_yellow():
@@ -339,7 +339,7 @@ def test_placement_die_on_a_full_location_cannot_be_used():
     state = roll(restroom_filled_by_red_blue_yellow(), 1, 3)
     assert {a["go"] for a in options(state, "green")} == {3}
     assert refused(state, {"seat": "green", "go": 1, "character": "pinup"}) == (
-        "Green cannot place at Restroom: it is full")
+        "Green cannot place at 1 Restroom: it is full")
 
 
 def test_placement_when_neither_die_can_be_used_any_open_location_with_room():
@@ -353,7 +353,7 @@ def test_doubles_give_no_free_choice():
     state = roll(mall.start(list(FOUR)), 3, 3)
     assert {a["go"] for a in options(state, "red")} == {3}
     assert refused(state, {"seat": "red", "go": 5, "character": "pinup"}) == (
-        "Red cannot place at Security HQ: the dice show 3 and 3")
+        "Red cannot place at 5 Security HQ: the dice show 3 and 3")
 
 
 @pytest.mark.parametrize(("players", "characters"), [(THREE, 12), (FOUR, 12), (FIVE, 15), (SIX, 18)])
@@ -424,7 +424,7 @@ def test_truck_search_skipped_when_the_deck_is_empty():
 
 def test_players_with_characters_in_parking_vote_for_the_truck():
     state = truck({"red": ["pinup"], "green": ["tough", "gunman"]})
-    assert (state.phase, kind(state), prompt_of(state).secret) == ("truck", "ballot", True)
+    assert (state.phase, asked(state), prompt_of(state).secret) == ("truck", ("ballot", "vote"), True)
     assert set(waiting(state)) == {"red", "green"}
     assert options(state, "red") == [{"seat": "red", "vote": "red"}, {"seat": "red", "vote": "green"}]
     assert refused(state, {"seat": "blue", "vote": "red"}).startswith("Blue cannot act now")
@@ -432,13 +432,13 @@ def test_players_with_characters_in_parking_vote_for_the_truck():
 
 def test_truck_single_player_in_parking_searches_without_a_vote():
     state = truck({"yellow": ["pinup", "tough"]})
-    assert (kind(state), waiting(state)) == ("gift", ("yellow",))
+    assert (asked(state), waiting(state)) == (("pick", "gift"), ("yellow",))
 
 
 def test_truck_searcher_keeps_one_gives_one_and_puts_one_under_the_deck():
     state = truck({"red": ["pinup", "tough"], "blue": ["pinup"]})
     state = vote(state, red="red", blue="blue")  # Red's 2 votes beat Blue's 1
-    assert (kind(state), waiting(state)) == ("gift", ("red",))
+    assert (asked(state), waiting(state)) == (("pick", "gift"), ("red",))
     assert state.hands["red"] == 2  # kept one
     state = act(state, {"seat": "red", "give": "yellow"})
     assert dict(state.hands) == {"red": 2, "blue": 1, "yellow": 2, "green": 1}
@@ -475,7 +475,7 @@ def test_truck_with_fewer_than_three_cards_left(deck, gift):
 def test_truck_tie_is_voted_again_with_the_players_outside_the_parking():
     state = truck({"red": ["pinup"], "blue": ["pinup"]})
     state = vote(state, red="red", blue="blue")
-    assert (state.phase, kind(state)) == ("truck", "ballot")
+    assert (state.phase, asked(state)) == ("truck", ("ballot", "vote"))
     assert set(waiting(state)) == set(FOUR)
 
 
@@ -522,7 +522,7 @@ def chief_vote(hq: dict[str, list[str]], **position):
 
 def test_players_with_characters_in_hq_vote_for_chief():
     state = chief_vote({"red": ["pinup"], "blue": ["tough"]})
-    assert (state.phase, kind(state), prompt_of(state).secret) == ("chief", "ballot", True)
+    assert (state.phase, asked(state), prompt_of(state).secret) == ("chief", ("ballot", "vote"), True)
     assert set(waiting(state)) == {"red", "blue"}
 
 
@@ -551,7 +551,7 @@ def test_chief_unchanged_and_not_elected_when_hq_closed():
 def test_chief_unchanged_and_not_elected_on_second_tie():
     state = chief_vote({"red": ["pinup"], "blue": ["tough"]})
     state = vote(state, red="red", blue="blue")
-    assert (state.phase, kind(state)) == ("chief", "ballot")
+    assert (state.phase, asked(state)) == ("chief", ("ballot", "vote"))
     state = vote(state, red="red", blue="blue", yellow="red", green="blue")
     assert (state.chief, state.elected, state.phase) == ("yellow", False, "arrival")
 
@@ -577,7 +577,7 @@ def test_badge_passes_to_next_living_player_clockwise_when_chief_is_eliminated()
 
 
 def test_position_with_an_eliminated_chief_is_refused():
-    with pytest.raises(IllegalAction, match="the Chief red has no character left"):
+    with pytest.raises(IllegalAction, match="the Chief Red has no character left"):
         game(chief="red", characters={"blue": {"pinup": 1}, "yellow": {"pinup": 3}, "green": {"pinup": 5}})
 
 
@@ -608,12 +608,12 @@ def test_only_elected_chief_may_look_at_the_dice():
 def test_security_camera_asked_clockwise_from_chief_to_players_with_cards():
     hands = {"red": 1, "blue": 2, "yellow": 0, "green": 1}
     state = roll(arrival(chief="yellow", hands=hands), 1, 3, 5, 6)
-    asked = []
+    in_turn = []
     while state.phase == "arrival":
-        asked.append(waiting(state))
-        assert kind(state) == "card"
+        in_turn.append(waiting(state))
+        assert asked(state) == ("cards", "window")
         state = act(state, {"seat": waiting(state)[0], "pass": True})
-    assert asked == [("green",), ("red",), ("blue",)]  # Yellow, the Chief, has no card
+    assert in_turn == [("green",), ("red",), ("blue",)]  # Yellow, the Chief, has no card
 
 
 def test_elected_chief_is_not_asked_for_a_security_camera():
@@ -657,7 +657,7 @@ def destination(**position):
 
 def test_elected_chief_chooses_destination_first_and_publicly():
     state = destination(chief="blue", elected=True)
-    assert (kind(state), waiting(state), prompt_of(state).secret) == ("location", ("blue",), False)
+    assert (asked(state), waiting(state), prompt_of(state).secret) == (("pick", "chief"), ("blue",), False)
     assert refused(state, {"seat": "red", "go": 6}).startswith("Red cannot act now: the table waits for Blue")
     state = act(state, {"seat": "blue", "go": 5})
     assert state.destinations == {"blue": 5}  # public: everyone may know it
@@ -667,15 +667,15 @@ def test_elected_chief_chooses_destination_first_and_publicly():
 
 def test_all_choose_in_secret_at_once_when_nobody_was_elected():
     state = destination(chief="blue", elected=False)
-    assert (kind(state), set(waiting(state)), prompt_of(state).secret) == ("location", set(FOUR), True)
+    assert (asked(state), set(waiting(state)), prompt_of(state).secret) == (("pick", "secret"), set(FOUR), True)
 
 
 def test_destination_cannot_be_closed_or_hold_all_living_characters():
     state = destination()
     assert {a["go"] for a in options(state, "green")} == {1, 3, 4, 6}
-    assert refused(state, {"seat": "green", "go": 2}) == "Green cannot choose Cachou: it is closed"
+    assert refused(state, {"seat": "green", "go": 2}) == "Green cannot choose 2 Cachou: it is closed"
     assert refused(state, {"seat": "green", "go": 5}) == (
-        "Green cannot choose Security HQ: all of Green's characters are already there")
+        "Green cannot choose 5 Security HQ: all of Green's characters are already there")
     assert refused(state, {"seat": "green", "go": 7}) == "there is no location 7; locations are 1 to 6"
 
 
@@ -700,7 +700,7 @@ def test_eliminated_players_choose_any_open_location():
         "yellow": {"pinup": 6, "tough": 1, "gunman": 3}})
     assert "green" in waiting(state)
     assert {a["go"] for a in options(state, "green")} == {1, 3, 4, 5, 6}
-    assert refused(state, {"seat": "green", "go": 2}) == "Green cannot choose Cachou: it is closed"
+    assert refused(state, {"seat": "green", "go": 2}) == "Green cannot choose 2 Cachou: it is closed"
 
 
 def test_sprint_is_played_at_the_move_not_with_the_destination():
@@ -792,7 +792,7 @@ def test_moves_go_clockwise_from_chief():
     state = reveal(chief="yellow", destinations={"red": 4, "blue": 4, "yellow": 4, "green": 4})
     movers = []
     while state.phase == "move":
-        assert kind(state) == "character"
+        assert asked(state) == ("pick", "move")
         seat = waiting(state)[0]
         movers.append(seat)
         state = act(state, options(state, seat)[0])
@@ -803,7 +803,7 @@ def test_each_player_moves_one_character_not_already_in_his_destination():
     state = reveal(destinations={"red": 3, "blue": 5, "yellow": 1, "green": 1})
     assert options(state, "red") == [{"seat": "red", "move": "pinup"}, {"seat": "red", "move": "gunman"}]
     assert refused(state, {"seat": "red", "move": "tough"}) == (
-        "Red's Tough Guy is already at Megatoys, Red's destination")
+        "Red's Tough Guy is already at 3 Megatoys, Red's destination")
     state = act(state, {"seat": "red", "move": "gunman"})
     assert where(state, "red") == {"pinup": 1, "tough": 3, "gunman": 3}
     assert waiting(state) == ("blue",)
@@ -864,7 +864,7 @@ def test_sprint_is_played_at_his_move_before_saying_which_character_moves():
     state = reveal(hands={"red": 1})
     assert {a["go"] for a in options(state, "red") if a.get("play") == "sprint"} == {1, 3, 4, 5, 6}
     state = act(state, {"seat": "red", "play": "sprint", "go": 4})
-    assert (kind(state), waiting(state)) == ("character", ("red",))
+    assert (asked(state), waiting(state)) == (("pick", "sprint"), ("red",))
     assert {a["move"] for a in options(state, "red")} == {"pinup", "tough", "gunman"}
     assert (state.hands["red"], state.played["sprint"]) == (0, 1)
     state = act(state, {"seat": "red", "move": "gunman"})
@@ -880,7 +880,7 @@ def test_sprint_to_any_open_location_even_where_he_stands():
 
 def test_sprint_cannot_go_to_a_closed_location():
     state = reveal(hands={"red": 1})
-    assert refused(state, {"seat": "red", "play": "sprint", "go": 2}) == "Red cannot sprint to Cachou: it is closed"
+    assert refused(state, {"seat": "red", "play": "sprint", "go": 2}) == "Red cannot sprint to 2 Cachou: it is closed"
 
 
 def test_full_sprint_destination_sends_to_parking():
@@ -927,7 +927,7 @@ def test_eliminated_players_do_not_move():
     ("action", "message"),
     [
         ({"seat": "blue", "move": "pinup"}, "Blue cannot act now: the table waits for Red (move a character)"),
-        ({"seat": "purple", "move": "pinup"}, "'purple' is not playing; the players are red, blue, yellow, green"),
+        ({"seat": "purple", "move": "pinup"}, "'purple' is not playing; the players are Red, Blue, Yellow and Green"),
         ({"seat": "red", "vote": "red"}, "Red cannot vote now: Red is asked to move a character"),
         ({"seat": "red", "move": "girl"}, "Red has no Little Girl alive"),
         ({"seat": "red", "move": 3}, "field 'move' must be a str, not 3"),

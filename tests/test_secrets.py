@@ -49,14 +49,22 @@ def other_dice(state):
     return evolve(state, cup=tuple(7 - d for d in state.cup))
 
 
+def seen(state, seat):
+    """All the rules tell `seat` about a state: its view, the open question (public part) and its own question."""
+    prompt = mall.prompt(state)
+    question = mall.question(state, seat) if seat is not None and not state.over else None
+    return (mall.view(state, seat), prompt.public_json() if prompt else None,
+            question.to_json() if question else None)
+
+
 def assert_keeps_secrets(state, seat):
-    view = mall.view(state, seat)
+    told = seen(state, seat)
     if state.vote is not None and any(v != seat for v in state.vote.ballot.ballots):
-        assert mall.view(other_ballots(state, seat), seat) == view, "a ballot leaked"
+        assert seen(other_ballots(state, seat), seat) == told, "a ballot leaked"
     if state.phase not in REVEALED_PHASES and any(p != seat for p in state.destinations):
-        assert mall.view(other_destinations(state, seat), seat) == view, "a secret destination leaked"
+        assert seen(other_destinations(state, seat), seat) == told, "a secret destination leaked"
     if state.cup is not None and state.phase not in REVEALED_PHASES and (seat is None or seat not in state.lookers):
-        assert mall.view(other_dice(state), seat) == view, "the dice leaked"
+        assert seen(other_dice(state), seat) == told, "the dice leaked"
 
 
 def play_and_watch(store, players, seed):
@@ -93,6 +101,10 @@ def test_no_seat_sees_another_seats_ballot_or_dice_it_may_not_see(tmp_path, coun
             assert_keeps_secrets(state, seat)
             if seat is None:
                 assert "ballot" not in view and "cup_seen" not in view and "destination" not in view
+                assert "question" not in view
+            elif view["question"] is not None:  # a seat is asked only its own question
+                assert view["question"]["seat"] == seat
+                assert view["question"]["id"] == view["prompt"]["id"]
             for roll in view["cup_rolls"]:
                 if "dice" in roll:
                     continue

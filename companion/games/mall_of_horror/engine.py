@@ -66,9 +66,9 @@ def apply(state: State, event: dict) -> State:
 def apply_one(state: State, event: dict) -> State:
     """The state right after one event, before the automatic steps that follow it."""
     if not isinstance(event, dict):
-        raise IllegalAction(f"an event must be an object, not {event!r}")
+        raise IllegalAction("mall.refuse.event_not_object", value=repr(event))
     if state.over:
-        raise IllegalAction("the game is over")
+        raise IllegalAction("mall.refuse.over")
     if "roll" in event:
         return _on_roll(state, event["roll"])
     if "pick" in event:
@@ -110,13 +110,13 @@ def cup_request(state: State):
 def _on_roll(state: State, dice: object) -> State:
     request = prompts.cup_request(state)
     if request is None or request.kind != "roll":
-        raise IllegalAction("the cup was not asked to roll now")
+        raise IllegalAction("mall.refuse.no_roll")
     if (
         not isinstance(dice, list | tuple)
         or len(dice) != request.count
         or not all(type(d) is int and 1 <= d <= 6 for d in dice)
     ):
-        raise IllegalAction(f"the cup must roll {request.count} dice with values 1 to 6, not {dice!r}")
+        raise IllegalAction("mall.refuse.bad_roll", count=request.count, value=repr(dice))
     dice = tuple(dice)
     if state.phase == "placement" and state.step == "roll":
         return evolve(state, dice=dice, step="place")
@@ -138,9 +138,9 @@ def _on_roll(state: State, dice: object) -> State:
 def _on_pick(state: State, index: object) -> State:
     request = prompts.cup_request(state)
     if request is None or request.kind != "pick":
-        raise IllegalAction("the cup was not asked to draw lots now")
+        raise IllegalAction("mall.refuse.no_pick")
     if type(index) is not int or not 0 <= index < request.count:
-        raise IllegalAction(f"a random pick must be a whole number from 0 to {request.count - 1}")
+        raise IllegalAction("mall.refuse.bad_pick", high=request.count - 1)
     if state.options.second_tie_victim == "colour":
         colour = state.lottery[index][0]
         return evolve(state, lottery=(), victim_colour=colour, step="victim")

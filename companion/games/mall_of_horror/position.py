@@ -9,7 +9,7 @@ from __future__ import annotations
 from companion.games.base import IllegalAction
 
 from . import prompts
-from .board import BOARD_ZOMBIES, CAPACITY, DECK, DECK_SIZE, LOCATIONS, characters_for
+from .board import BOARD_ZOMBIES, CAPACITY, DECK, DECK_SIZE, LOCATIONS, PARKING, characters_for
 from .engine import PHASES, advance, new_game
 from .state import Character, Options, State, evolve
 
@@ -17,7 +17,7 @@ POSITION_KEYS = {"round", "phase", "chief", "elected", "characters", "zombies", 
                  "destinations", "cup", "played", "hidden"}
 # What a record holds beyond a position: worked out again from the position, so ignored when fed back.
 RECORD_ONLY_KEYS = {"waiting", "prompt", "options", "over", "scores", "winners", "unplaced", "cup_request",
-                    "warnings"}
+                    "warnings", "narration"}
 
 
 def start(players: object, options: object = None, position: object = None) -> State:
@@ -30,26 +30,26 @@ def start(players: object, options: object = None, position: object = None) -> S
 
 def from_position(players: tuple[str, ...], options: Options, position: object) -> State:
     if not isinstance(position, dict):
-        raise IllegalAction("position must be an object")
+        raise IllegalAction("mall.position.not_object")
     unknown = set(position) - POSITION_KEYS - RECORD_ONLY_KEYS
     if unknown:
-        raise IllegalAction(f"unknown field(s) in position: {', '.join(sorted(unknown))}")
+        raise IllegalAction("mall.position.unknown_fields", fields=", ".join(sorted(unknown)))
     phase = position.get("phase", "truck")
     if phase not in PHASES:
-        raise IllegalAction(f"position phase must be one of {', '.join(PHASES)}, not {phase!r}")
+        raise IllegalAction("mall.position.phase", phases=", ".join(PHASES), value=repr(phase))
     round_ = _int(position.get("round", 1), "round", 1)
     chief = position.get("chief", players[0])
     if chief not in players:
-        raise IllegalAction(f"the Chief {chief!r} is not one of the players")
+        raise IllegalAction("mall.position.chief_not_playing", value=repr(chief))
     elected = position.get("elected", False)
     if type(elected) is not bool:
-        raise IllegalAction("elected must be true or false")
+        raise IllegalAction("mall.position.boolean", field="elected", first="true", second="false")
 
     closed = position.get("closed", [2] if len(players) <= 4 else [])
     if not isinstance(closed, list) or not all(type(c) is int and c in LOCATIONS for c in closed):
-        raise IllegalAction("closed must be a list of locations 1 to 6")
-    if 4 in closed:
-        raise IllegalAction("the Parking never closes")
+        raise IllegalAction("mall.position.closed", field="closed")
+    if PARKING in closed:
+        raise IllegalAction("mall.position.parking_closed", location=PARKING)
     closed = frozenset(closed)
 
     characters = _characters(players, position.get("characters", {}), closed)
@@ -59,36 +59,35 @@ def from_position(players: tuple[str, ...], options: Options, position: object) 
 
     hands = {p: 0 for p in players}
     for p, n in _colour_map(position.get("hands", {}), players, "hands").items():
-        hands[p] = _int(n, f"hands of {p}", 0)
+        hands[p] = _int(n, f"hands.{p}", 0)
     played = dict.fromkeys(DECK, 0)
     for key, n in _object(position.get("played", {}), "played").items():
         if key not in DECK:
-            raise IllegalAction(f"played: {key!r} is not a card; cards are {', '.join(DECK)}")
-        played[key] = _int(n, f"played {key}", 0)
+            raise IllegalAction("mall.position.played_unknown", field="played", value=repr(key), cards=", ".join(DECK))
+        played[key] = _int(n, f"played.{key}", 0)
         if played[key] > DECK[key]:
-            raise IllegalAction(f"played: there are only {DECK[key]} {key} cards")
+            raise IllegalAction("mall.position.played_too_many", field="played", count=DECK[key], card=key)
     default_deck = DECK_SIZE - len(players) - sum(played.values())
     deck = _int(position.get("deck", max(0, default_deck)), "deck", 0)
     if deck + sum(hands.values()) + sum(played.values()) > DECK_SIZE:
-        raise IllegalAction(f"there are only {DECK_SIZE} action cards: deck + hands + played is more")
+        raise IllegalAction("mall.position.too_many_cards", count=DECK_SIZE, fields="deck + hands + played")
 
     destinations = {}
     for p, loc in _colour_map(position.get("destinations", {}), players, "destinations").items():
         if type(loc) is not int or loc not in LOCATIONS:
-            raise IllegalAction(f"destination of {p} must be a location 1 to 6")
+            raise IllegalAction("mall.position.destination", colour=p, value=repr(loc))
         destinations[p] = loc
     cup = position.get("cup")
     if cup is not None:
         if not isinstance(cup, list) or len(cup) != 4 or not all(type(d) is int and 1 <= d <= 6 for d in cup):
-            raise IllegalAction("cup must be the four zombie dice, e.g. [1, 3, 6, 6]")
+            raise IllegalAction("mall.position.cup", field="cup", example="[1, 3, 6, 6]")
         cup = tuple(cup)
     if phase not in ("destination", "move", "attack") and (cup is not None or destinations):
-        raise IllegalAction("cup and destinations belong to a position at destination, move or attack")
+        raise IllegalAction("mall.position.cup_phase", fields="cup, destinations", phases="destination, move, attack")
     if phase in ("move", "attack"):
         missing = [p for p in players if p not in destinations]
         if missing:
-            raise IllegalAction(f"a position at {phase} needs every player's destination; missing: "
-                                f"{', '.join(missing)}")
+            raise IllegalAction("mall.position.missing_destinations", phase_name=phase, colours=missing)
 
     state = State(
         players=players, options=options, chief=chief, characters=characters, zombies=zombies, closed=closed,
@@ -99,7 +98,7 @@ def from_position(players: tuple[str, ...], options: Options, position: object) 
         # Players already out when the destinations were chosen add a zombie at the end of the round.
         state = evolve(state, zombie_players=frozenset(p for p in players if not state.alive(p)))
     if not state.alive(chief) and state.characters:
-        raise IllegalAction(f"the Chief {chief} has no character left; the badge passes to a living player")
+        raise IllegalAction("mall.position.chief_out", colour=chief)
     return state
 
 
@@ -107,19 +106,20 @@ def _characters(players: tuple[str, ...], data: object, closed: frozenset[int]) 
     allowed = characters_for(len(players))
     result = []
     for colour, kinds in _colour_map(data, players, "characters").items():
-        for kind, loc in _object(kinds, f"characters of {colour}").items():
+        for kind, loc in _object(kinds, f"characters.{colour}").items():
             if kind not in allowed:
-                raise IllegalAction(f"{colour}: {kind!r} is not a character here; characters are "
-                                    f"{', '.join(allowed)}")
+                raise IllegalAction("mall.position.not_a_character", colour=colour, value=repr(kind),
+                                    kinds=", ".join(allowed))
             if type(loc) is not int or loc not in LOCATIONS:
-                raise IllegalAction(f"{colour} {kind}: location must be 1 to 6, not {loc!r}")
+                raise IllegalAction("mall.position.character_location", colour=colour, character=kind,
+                                    value=repr(loc))
             if loc in closed:
-                raise IllegalAction(f"{colour} {kind} stands in {prompts.place(loc)}, which is closed")
+                raise IllegalAction("mall.position.character_closed", colour=colour, character=kind, location=loc)
             result.append(Character(colour, kind, loc))
     for loc in LOCATIONS:
         present = sum(c.location == loc for c in result)
         if CAPACITY[loc] is not None and present > CAPACITY[loc]:
-            raise IllegalAction(f"{prompts.place(loc)} holds {CAPACITY[loc]} characters, not {present}")
+            raise IllegalAction("mall.position.over_capacity", location=loc, count=CAPACITY[loc], present=present)
     order = {p: i for i, p in enumerate(players)}
     return tuple(sorted(result, key=lambda c: (order[c.colour], allowed.index(c.kind))))
 
@@ -128,11 +128,11 @@ def _hide(characters: tuple[Character, ...], hidden: object) -> tuple[Character,
     wanted = set()
     for colour, kinds in _object(hidden, "hidden").items():
         if not isinstance(kinds, list):
-            raise IllegalAction("hidden lists each colour's hidden characters")
+            raise IllegalAction("mall.position.hidden_list", field="hidden")
         wanted |= {(colour, k) for k in kinds}
     living = {(c.colour, c.kind) for c in characters}
     if wanted - living:
-        raise IllegalAction("hidden names a character that is not alive")
+        raise IllegalAction("mall.position.hidden_not_alive", field="hidden")
     return tuple(Character(c.colour, c.kind, c.location, True) if (c.colour, c.kind) in wanted else c
                  for c in characters)
 
@@ -141,8 +141,8 @@ def _per_location(data: object, what: str) -> tuple[int, ...]:
     counts = [0] * 6
     for key, n in _object(data, what).items():
         if key not in {str(loc) for loc in LOCATIONS}:
-            raise IllegalAction(f"{what}: {key!r} is not a location; locations are \"1\" to \"6\"")
-        counts[int(key) - 1] = _int(n, f"{what} at {key}", 0)
+            raise IllegalAction("mall.position.not_a_location", field=what, value=repr(key))
+        counts[int(key) - 1] = _int(n, f"{what}.{key}", 0)
     return tuple(counts)
 
 
@@ -150,19 +150,19 @@ def _colour_map(data: object, players: tuple[str, ...], what: str) -> dict:
     data = _object(data, what)
     for colour in data:
         if colour not in players:
-            raise IllegalAction(f"{what}: {colour!r} is not one of the players")
+            raise IllegalAction("mall.position.not_a_player", field=what, value=repr(colour))
     return data
 
 
 def _object(data: object, what: str) -> dict:
     if not isinstance(data, dict):
-        raise IllegalAction(f"{what} must be an object")
+        raise IllegalAction("mall.position.not_an_object", field=what)
     return data
 
 
 def _int(value: object, what: str, minimum: int) -> int:
     if type(value) is not int or value < minimum:
-        raise IllegalAction(f"{what} must be a whole number of at least {minimum}, not {value!r}")
+        raise IllegalAction("mall.position.not_a_number", field=what, minimum=minimum, value=repr(value))
     return value
 
 

@@ -1,30 +1,33 @@
 """What the game waits for, the legal answers, and why an answer is refused.
 
-`prompt(state)` names the seats asked now and their legal answers, written as complete actions. `check`
-accepts an action only if it is one of those answers; otherwise it raises IllegalAction with a reason the
-player understands ("Blue cannot choose Megatoys: all of Blue's characters are already there").
+`prompt(state)` names the seats asked now and their legal answers, written as complete actions; `question`
+says it for one seat as devices show it (a title, each answer's label and pad button). `check` accepts an action
+only if it is one of those answers; otherwise it raises IllegalAction with a code and parameters that the
+catalogue turns into a reason the player understands, in his language ("mall.refuse.destination_all_there",
+colour "blue", location 3: "Blue cannot choose 3 Megatoys: all of Blue's characters are already there").
 """
 
 from __future__ import annotations
 
-from companion.ballot import BallotError
 from companion.games.base import BALLOT, CARDS, PICK, Choice, CupRequest, IllegalAction, Message, Prompt, Question, msg
 
 from .board import (
     CAMERA,
     CARD_KINDS,
-    CARD_NAMES,
-    CHARACTER_NAMES,
     COLOURS,
     DECK,
+    GIRL,
+    GUNMAN,
     HARDWARE,
     HIDDEN,
-    LOCATION_NAMES,
     LOCATIONS,
     PARKING,
+    PINUP,
     SPRINT,
+    SUPERMARKET,
     THREAT,
     THREE_PLAYER_COLOURS,
+    TOUGH,
     WEAPON,
     card_key,
 )
@@ -40,29 +43,17 @@ CARD_ARGUMENTS = {THREAT: set(), CAMERA: set(), HARDWARE: set(), SPRINT: {"go"},
 
 def check_players(players: object) -> tuple[str, ...]:
     if not isinstance(players, list | tuple) or not all(isinstance(p, str) for p in players):
-        raise IllegalAction("players must be a list of colours, e.g. [\"red\", \"blue\", \"yellow\"]")
+        raise IllegalAction("mall.refuse.players_list", example='["red", "blue", "yellow"]')
     if not 3 <= len(players) <= 6:
-        raise IllegalAction(f"Mall of Horror is for 3 to 6 players, not {len(players)}")
+        raise IllegalAction("mall.refuse.player_count", count=len(players), low=3, high=6)
     for p in players:
         if p not in COLOURS:
-            raise IllegalAction(f"{p!r} is not a colour of the game; choose from {', '.join(COLOURS)}")
+            raise IllegalAction("mall.refuse.not_a_colour", value=repr(p), colours=list(COLOURS))
     if len(set(players)) != len(players):
-        raise IllegalAction("each player needs a different colour")
+        raise IllegalAction("mall.refuse.same_colour")
     if len(players) == 3 and set(players) != THREE_PLAYER_COLOURS:
-        raise IllegalAction("a 3-player game uses red, yellow and blue")
+        raise IllegalAction("mall.refuse.three_colours", colours=[c for c in COLOURS if c in THREE_PLAYER_COLOURS])
     return tuple(players)
-
-
-def name(colour: str) -> str:
-    return colour.title()
-
-
-def place(location: int) -> str:
-    return LOCATION_NAMES.get(location, f"location {location}")
-
-
-def who(kind: str) -> str:
-    return CHARACTER_NAMES.get(kind, kind)
 
 
 # -- the prompt -----------------------------------------------------------------------------------------------
@@ -99,7 +90,10 @@ def _prompt(state: State) -> Prompt | None:
 
 
 def question(state: State, seat: str) -> Question | None:
-    """What `seat` is asked now: the title, and each legal answer with its label and pad button."""
+    """What `seat` is asked now: the title, and each legal answer with its label and pad button.
+
+    Only views ask for it (never the rules' hot path), so it may take its time to say things well.
+    """
     current = prompt(state)
     answers = options_for(state, seat)
     if current is None or not answers:
@@ -111,6 +105,7 @@ def question(state: State, seat: str) -> Question | None:
 
 
 def _title(state: State, seat: str | None) -> Message:
+    """The question as a sentence: the seat's own (`seat`), or the table's (None, for a question put to many)."""
     step = state.step
     if step == "vote":
         vote = state.vote
@@ -125,9 +120,11 @@ def _title(state: State, seat: str | None) -> Message:
     if step == "chief":
         return msg("mall.q.chief_destination", colour=seat)
     if step == "secret":
-        if seat is not None and seat in state.zombie_players:
+        if seat is None:
+            return msg("mall.q.destinations")
+        if seat in state.zombie_players:
             return msg("mall.q.zombie_destination", colour=seat)
-        return msg("mall.q.destination") if seat is not None else msg("mall.q.destinations")
+        return msg("mall.q.destination", colour=seat)
     if step == "move":
         return msg("mall.q.move", colour=seat, location=state.destinations.get(seat, 0))
     if step == "sprint":
@@ -135,45 +132,67 @@ def _title(state: State, seat: str | None) -> Message:
     if step == "victim":
         return msg("mall.q.victim", colour=seat, location=state.location)
     if step == "gift":
-        return msg("mall.q.gift", colour=seat)
+        return msg("mall.q.gift" if state.drawn >= 3 else "mall.q.gift.two", colour=seat)
     if step == "window":
-        if state.window.kind == "camera":
+        window = state.window
+        if window.kind == "camera":
             return msg("mall.q.camera", colour=seat)
-        return msg("mall.q.attack", colour=seat, location=state.window.location,
-                   count=state.zombies[state.window.location - 1], defence=state.defence(state.window.location))
+        loc = window.location
+        count = state.zombies[loc - 1]
+        if loc == PARKING:
+            return msg("mall.q.attack.parking", colour=seat, location=loc, count=count)
+        key = "mall.q.attack.supermarket" if loc == SUPERMARKET else "mall.q.attack"
+        return msg(key, colour=seat, location=loc, count=count, defence=state.defence(loc))
     return msg("mall.q.wait")
+
+
+def _slot(index: int) -> int | None:
+    """The k-th choice on pad button k, for the first six."""
+    return index + 1 if index < 6 else None
 
 
 def _choice(state: State, seat: str, action: dict, index: int) -> Choice:
     players = state.players
-    if "vote" in action:
+    if "vote" in action:  # a candidate on his seat's button
         return Choice(action, msg("mall.choice.vote", colour=action["vote"]), players.index(action["vote"]) + 1)
     if "give" in action:
         return Choice(action, msg("mall.choice.give", colour=action["give"]), players.index(action["give"]) + 1)
     if "play" in action:
         card = card_key(action["play"], action.get("kills", 0))
-        params = {k: v for k, v in action.items() if k in ("character", "go")}
-        if "go" in params:
-            params["location"] = params.pop("go")
-        key = f"mall.choice.play.{card}"
-        slot = index + 1 if state.step == "window" and index < 6 else None
-        return Choice(action, Message(key, params), slot, "card", msg(f"mall.card_effect.{card}"))
+        params = {}
+        if "character" in action:
+            params["character"] = action["character"]
+        if "go" in action:
+            params["location"] = action["go"]
+        # In a card window the cards share the pad with "pass"; at a move they are folded away from the pad.
+        slot = _slot(index) if state.step == "window" else None
+        return Choice(action, Message(f"mall.choice.play.{card}", params), slot, "card",
+                      msg(f"mall.card_effect.{card}"))
     if "pass" in action:
-        return Choice(action, msg("mall.choice.pass"), index + 1 if index < 6 else None)
+        return Choice(action, msg("mall.choice.pass"), _slot(index))
     if "go" in action and "character" in action:
         return Choice(action, msg("mall.choice.place", character=action["character"], location=action["go"]),
                       action["go"])
     if "go" in action:
         return Choice(action, msg("mall.choice.go", location=action["go"]), action["go"])
     if "move" in action:
-        if state.step == "sprint":
-            return Choice(action, msg("mall.choice.sprinter", character=action["move"], location=state.sprint),
-                          index + 1 if index < 6 else None)
-        return Choice(action, msg("mall.choice.move", character=action["move"],
-                                  location=state.destinations.get(seat, 0)), index + 1 if index < 6 else None)
+        target = state.sprint if state.step == "sprint" else state.destinations.get(seat, 0)
+        mover = next(c for c in state.of(seat) if c.kind == action["move"])
+        key = "mall.choice.sprinter" if state.step == "sprint" else "mall.choice.move"
+        label = msg(key, character=mover.kind, from_location=mover.location, location=target)
+        return Choice(action, label, _slot(index), note=_landing(state, mover.location, target))
     if "victim" in action:
-        return Choice(action, msg("mall.choice.victim", character=action["victim"]), index + 1 if index < 6 else None)
+        return Choice(action, msg("mall.choice.victim", character=action["victim"]), _slot(index))
     raise AssertionError(f"unlabelled answer {action}")
+
+
+def _landing(state: State, start: int, target: int) -> Message | None:
+    """Where a move ends when it cannot end at its target: a full or fallen location sends it to the Parking."""
+    if start == target or (state.is_open(target) and state.has_room(target)):
+        return None
+    if not state.is_open(target):
+        return msg("mall.choice.note.closed", location=target, to_location=PARKING)
+    return msg("mall.choice.note.full", location=target, to_location=PARKING)
 
 
 def question_key(state: State) -> tuple:
@@ -331,7 +350,9 @@ def _can_play(state: State, seat: str, kind: str, kills: int = 0) -> bool:
     return state.hands[seat] > 0 and state.played[key] < DECK[key]
 
 
-# -- refusing -------------------------------------------------------------------------------------------------
+# -- refusing ------------------------------------------------------------------------------------------------
+# A refusal is a catalogue key (mall.refuse.*) and its parameters: colours, locations, characters and cards by
+# their term names (rendered in each reader's language); `value` is what was sent, as written (its repr).
 
 
 def check(state: State, action: object) -> dict:
@@ -346,163 +367,188 @@ def check(state: State, action: object) -> dict:
     action = _well_formed(action)
     if "close" in action:
         if state.step != "vote":
-            raise IllegalAction("there is no vote to close")
+            raise IllegalAction("mall.refuse.no_vote")
         return action
     seat = action["seat"]
     if seat not in state.players:
-        raise IllegalAction(f"{seat!r} is not playing; the players are {', '.join(state.players)}")
+        raise IllegalAction("mall.refuse.not_playing", value=repr(seat), colours=list(state.players))
     current = prompt(state)
     legal = current.options.get(seat) if current else None
     if legal is None:
         legal = options_for(state, seat)  # a voter changing his ballot is no longer listed as waiting
     if action in legal:
         return action
-    raise IllegalAction(explain(state, seat, action))
+    raise explain(state, seat, action)
+
+
+_VERBS = ("vote", "go", "move", "victim", "play", "pass", "give")
 
 
 def _well_formed(action: object) -> dict:
     if not isinstance(action, dict):
-        raise IllegalAction(f"an action must be an object such as {{\"seat\": \"red\", \"vote\": \"blue\"}}, "
-                            f"not {action!r}")
+        raise IllegalAction("mall.refuse.not_an_object", example='{"seat": "red", "vote": "blue"}',
+                            value=repr(action))
     for key, value in action.items():
         if key not in ACTION_KEYS:
-            raise IllegalAction(f"unknown field {key!r} in action; known fields: {', '.join(ACTION_KEYS)}")
+            raise IllegalAction("mall.refuse.unknown_field", field=repr(key), fields=", ".join(ACTION_KEYS))
         if type(value) is not ACTION_KEYS[key]:
-            raise IllegalAction(f"field {key!r} must be a {ACTION_KEYS[key].__name__}, not {value!r}")
+            raise IllegalAction("mall.refuse.field_type", field=repr(key), type=ACTION_KEYS[key].__name__,
+                                value=repr(value))
     if "close" in action:
         if action != {"close": True}:
-            raise IllegalAction("closing a vote is written {\"close\": true}")
+            raise IllegalAction("mall.refuse.close_form", example='{"close": true}')
         return action
     if "seat" not in action:
-        raise IllegalAction("an action must name its seat, e.g. {\"seat\": \"red\", ...}")
+        raise IllegalAction("mall.refuse.no_seat", example='{"seat": "red", ...}')
     if action.get("pass") is False:
-        raise IllegalAction("\"pass\" must be true")
-    verbs = [k for k in ("vote", "go", "move", "victim", "play", "pass", "give") if k in action]
+        raise IllegalAction("mall.refuse.must_be", field='"pass"', value="true")
+    verbs = [k for k in _VERBS if k in action]
     if not verbs:
-        raise IllegalAction("an action must say what it does: vote, go, move, victim, play, pass or give")
+        raise IllegalAction("mall.refuse.no_verb", verbs=", ".join(_VERBS))
     if "play" in action:
         kind = action["play"]
         if kind not in CARD_KINDS:
-            raise IllegalAction(f"{kind!r} is not a card; the cards are {', '.join(CARD_KINDS)}")
+            raise IllegalAction("mall.refuse.not_a_card", value=repr(kind), cards=", ".join(CARD_KINDS))
         extra = set(action) - {"seat", "play"}
         if extra != CARD_ARGUMENTS[kind]:
-            need = ", ".join(sorted(CARD_ARGUMENTS[kind])) or "nothing more"
-            raise IllegalAction(f"playing {kind} takes {need}")
+            if not CARD_ARGUMENTS[kind]:
+                raise IllegalAction("mall.refuse.card_takes_nothing", card=kind)
+            raise IllegalAction("mall.refuse.card_takes", card=kind, fields=", ".join(sorted(CARD_ARGUMENTS[kind])))
         if kind == WEAPON and action["kills"] not in (1, 2):
-            raise IllegalAction("a Weapon kills 1 or 2 zombies")
+            raise IllegalAction("mall.refuse.weapon_kills")
         return action
     if len(verbs) > 1 or ("character" in action and verbs != ["go"]):
-        raise IllegalAction(f"an action does one thing; this one says {', '.join(sorted(set(action) - {'seat'}))}")
+        raise IllegalAction("mall.refuse.one_thing", fields=", ".join(sorted(set(action) - {"seat"})))
     return action
 
 
-def explain(state: State, seat: str, action: dict) -> str:
+CHARACTERS = (PINUP, TOUGH, GUNMAN, GIRL)
+_EXPECTED_VERBS = {"place": {"go"}, "vote": {"vote"}, "gift": {"give"}, "chief": {"go"}, "secret": {"go"},
+                   "move": {"move", "play"}, "sprint": {"move"}, "victim": {"victim"}, "window": {"play", "pass"}}
+
+
+def explain(state: State, seat: str, action: dict) -> IllegalAction:
     """Why a well-formed action by a player is not a legal answer now."""
-    actor = name(seat)
     if state.over:
-        return "the game is over"
-    asked = answering_seats(state)
+        return IllegalAction("mall.refuse.over")
     current = prompt(state)
-    if seat not in asked:
+    if seat not in answering_seats(state):
         if current is None:
-            return f"{actor} cannot act now: the table waits for the dice cup"
-        waiting = ", ".join(name(s) for s in current.seats) or "nobody"
-        return f"{actor} cannot act now: the table waits for {waiting} ({_describe(state)})"
+            return IllegalAction("mall.refuse.wait_cup", colour=seat)
+        return IllegalAction("mall.refuse.wait_for", colour=seat, colours=list(current.seats), task=_task(state))
     verb = next(k for k in ("play", "vote", "go", "move", "victim", "pass", "give") if k in action)
-    expected = _expected_verbs(state)
-    if verb not in expected:
-        return f"{actor} cannot {verb} now: {actor} is asked to {_describe(state)}"
     step = state.step
+    if verb not in _EXPECTED_VERBS.get(step, ()):
+        return IllegalAction("mall.refuse.wrong_verb", colour=seat, verb=_nested(f"mall.refuse.verb.{verb}"),
+                             task=_task(state))
     if verb == "vote":
-        try:
-            state.vote.ballot.cast(seat, action["vote"])
-        except BallotError as refused:
-            return f"{actor} cannot vote for {name(action['vote'])}: {refused}"
+        return _explain_vote(state, seat, action["vote"])
     if verb == "go" and step == "place":
         return _explain_placement(state, seat, action)
     if verb == "go":
         return _explain_destination(state, seat, action["go"])
     if verb == "move":
         kind = action["move"]
+        if kind not in CHARACTERS:
+            return _unknown_character(kind)
         mine = {c.kind: c for c in state.of(seat)}
         if kind not in mine:
-            return f"{actor} has no {who(kind)} alive"
-        return f"{actor}'s {who(kind)} is already at {place(mine[kind].location)}, {actor}'s destination"
+            return IllegalAction("mall.refuse.not_alive", colour=seat, character=kind)
+        return IllegalAction("mall.refuse.already_at_destination", colour=seat, character=kind,
+                             location=mine[kind].location)
     if verb == "victim":
-        return f"{actor} has no {who(action['victim'])} that can be chosen at {place(state.location)}"
+        kind = action["victim"]
+        if kind not in CHARACTERS:
+            return _unknown_character(kind)
+        return IllegalAction("mall.refuse.not_a_victim", colour=seat, character=kind, location=state.location)
     if verb == "give":
         if action["give"] == seat:
-            return f"{actor} must give the card to another player"
-        return f"{action['give']!r} is not a player"
+            return IllegalAction("mall.refuse.give_self", colour=seat)
+        return IllegalAction("mall.refuse.give_unknown", value=repr(action["give"]))
     if verb == "play":
         return _explain_card(state, seat, action)
-    return f"{actor} cannot do that now"
+    return IllegalAction("mall.refuse.not_now", colour=seat)
 
 
-def _expected_verbs(state: State) -> set[str]:
-    return {"place": {"go"}, "vote": {"vote"}, "gift": {"give"}, "chief": {"go"}, "secret": {"go"},
-            "move": {"move", "play"}, "sprint": {"move"}, "victim": {"victim"},
-            "window": {"play", "pass"}}.get(state.step, set())
+def _nested(key: str, **params: object) -> dict:
+    """A message inside a refusal's parameters, as JSON (the catalogue renders it in the reader's language)."""
+    return {"key": key, "params": params}
 
 
-def _describe(state: State) -> str:
-    return {
-        "place": "place a character", "vote": "vote", "gift": "give a card from the truck",
-        "chief": "choose a destination", "secret": "choose a destination", "move": "move a character",
-        "sprint": "say which character sprints", "victim": "choose which character dies",
-        "window": "play a card or pass",
-    }.get(state.step, "wait")
+def _task(state: State) -> dict:
+    """What the seats asked now are asked to do ("place a character")."""
+    return _nested(f"mall.refuse.task.{state.step if state.step in _EXPECTED_VERBS else 'wait'}")
 
 
-def _explain_placement(state: State, seat: str, action: dict) -> str:
-    actor, loc, kind = name(seat), action["go"], action.get("character")
+def _unknown_character(kind: object) -> IllegalAction:
+    return IllegalAction("mall.refuse.unknown_character", value=repr(kind), characters=list(CHARACTERS))
+
+
+def _no_location(loc: object) -> IllegalAction:
+    return IllegalAction("mall.refuse.no_location", value=repr(loc))
+
+
+def _explain_vote(state: State, seat: str, candidate: str) -> IllegalAction:
+    candidates = list(state.vote.ballot.candidates)
+    if candidate in COLOURS:
+        return IllegalAction("mall.refuse.not_candidate", colour=seat, candidate=candidate, colours=candidates)
+    return IllegalAction("mall.refuse.not_candidate_value", colour=seat, value=repr(candidate), colours=candidates)
+
+
+def _explain_placement(state: State, seat: str, action: dict) -> IllegalAction:
+    loc, kind = action["go"], action.get("character")
+    if loc not in LOCATIONS:
+        return _no_location(loc)
     if kind is None:
-        return f"{actor} must say which character goes to {place(loc)}"
+        return IllegalAction("mall.refuse.which_character", colour=seat, location=loc)
+    if kind not in CHARACTERS:
+        return _unknown_character(kind)
     if not any(c.kind == kind and not c.location for c in state.of(seat)):
-        return f"{actor} has no unplaced {who(kind)}"
-    if loc not in LOCATIONS:
-        return f"there is no location {loc}; locations are 1 to 6"
+        return IllegalAction("mall.refuse.not_unplaced", colour=seat, character=kind)
     if not state.is_open(loc):
-        return f"{actor} cannot place at {place(loc)}: it is closed"
+        return IllegalAction("mall.refuse.place_closed", colour=seat, location=loc)
     if not state.has_room(loc):
-        return f"{actor} cannot place at {place(loc)}: it is full"
-    dice = " and ".join(str(d) for d in state.dice or ())
-    return f"{actor} cannot place at {place(loc)}: the dice show {dice}"
+        return IllegalAction("mall.refuse.place_full", colour=seat, location=loc)
+    return IllegalAction("mall.refuse.place_dice", colour=seat, location=loc, dice=list(state.dice or ()))
 
 
-def _explain_destination(state: State, seat: str, loc: int) -> str:
-    actor = name(seat)
+def _explain_destination(state: State, seat: str, loc: int) -> IllegalAction:
     if loc not in LOCATIONS:
-        return f"there is no location {loc}; locations are 1 to 6"
+        return _no_location(loc)
     if not state.is_open(loc):
-        return f"{actor} cannot choose {place(loc)}: it is closed"
-    return f"{actor} cannot choose {place(loc)}: all of {actor}'s characters are already there"
+        return IllegalAction("mall.refuse.destination_closed", colour=seat, location=loc)
+    return IllegalAction("mall.refuse.destination_all_there", colour=seat, location=loc)
 
 
-def _explain_card(state: State, seat: str, action: dict) -> str:
-    actor, kind = name(seat), action["play"]
+def _explain_card(state: State, seat: str, action: dict) -> IllegalAction:
+    kind = action["play"]
     key = card_key(kind, action.get("kills", 0))
     if state.hands[seat] == 0:
-        return f"{actor} has no card left"
+        return IllegalAction("mall.refuse.no_card", colour=seat)
     if state.played[key] >= DECK[key]:
-        return f"all {DECK[key]} {CARD_NAMES[key]} cards have already been played"
+        return IllegalAction("mall.refuse.cards_gone", count=DECK[key], card=key)
     window = state.window
     if state.step == "move" and kind != SPRINT:
-        return f"only Sprint can be played at {actor}'s move"
+        return IllegalAction("mall.refuse.only_sprint", colour=seat)
     if kind == SPRINT:
         if state.step != "move":
-            return f"Sprint is played at {actor}'s own move"
-        return f"{actor} cannot sprint to {place(action['go'])}: it is closed"
+            return IllegalAction("mall.refuse.sprint_own_move", colour=seat)
+        if action["go"] not in LOCATIONS:
+            return _no_location(action["go"])
+        return IllegalAction("mall.refuse.sprint_closed", colour=seat, location=action["go"])
     if window is None:
-        return f"{actor} cannot play {CARD_NAMES[key]} now"
+        return IllegalAction("mall.refuse.card_not_now", colour=seat, card=key)
     if window.kind == "camera":
         if kind != CAMERA:
-            return f"only Security Camera can be played before the destinations are chosen, not {CARD_NAMES[key]}"
-        return f"{actor} already sees the dice"
+            return IllegalAction("mall.refuse.only_camera", card=key)
+        return IllegalAction("mall.refuse.already_sees", colour=seat)
     if kind == CAMERA:
-        return "Security Camera is played when the zombies arrive, not during an attack"
+        return IllegalAction("mall.refuse.camera_at_arrival")
     if kind == HARDWARE:
-        return "Hardware cannot be played in the Parking"
+        return IllegalAction("mall.refuse.hardware_parking", location=PARKING)
     if kind == HIDDEN:
-        return f"{actor} has no visible {who(action['character'])} at {place(window.location)} to hide"
-    return f"{actor} cannot play {CARD_NAMES[key]} now"
+        if action["character"] not in CHARACTERS:
+            return _unknown_character(action["character"])
+        return IllegalAction("mall.refuse.nothing_to_hide", colour=seat, character=action["character"],
+                             location=window.location)
+    return IllegalAction("mall.refuse.card_not_now", colour=seat, card=key)

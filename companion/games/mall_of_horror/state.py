@@ -24,7 +24,7 @@ class Options:
         if data is None:
             return cls()
         if not isinstance(data, dict):
-            raise IllegalAction("options must be an object, e.g. {\"end_timing\": \"round_end\"}")
+            raise IllegalAction("mall.refuse.options_object", example='{"end_timing": "round_end"}')
         allowed = {
             "threats_carry_to_revote": (True, False),
             "second_tie_victim": ("character", "colour"),
@@ -32,10 +32,11 @@ class Options:
         }
         for name, value in data.items():
             if name not in allowed:
-                raise IllegalAction(f"unknown table option {name!r}; the options are {', '.join(allowed)}")
+                raise IllegalAction("mall.refuse.unknown_option", value=repr(name), options=", ".join(allowed))
             if value not in allowed[name] or type(value) is not type(allowed[name][0]):
-                choices = " or ".join(str(v).lower() if isinstance(v, bool) else repr(v) for v in allowed[name])
-                raise IllegalAction(f"table option {name} must be {choices}, not {value!r}")
+                first, second = (str(v).lower() if isinstance(v, bool) else repr(v) for v in allowed[name])
+                raise IllegalAction("mall.refuse.option_value", option=name, first=first, second=second,
+                                    value=repr(value))
         return cls(**data)
 
     def to_json(self) -> dict:
