@@ -1,4 +1,5 @@
-"""The fixed facts of Mall of Horror: colours, characters, locations and cards."""
+"""The fixed facts of Mall of Horror: colours, characters, locations and cards (their names are in the catalogue:
+terms.po, "mall.location.4" is "4 Parking")."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ THREE_PLAYER_COLOURS = frozenset({"red", "yellow", "blue"})
 
 PINUP, TOUGH, GUNMAN, GIRL = "pinup", "tough", "gunman", "girl"
 POINTS = {PINUP: 7, TOUGH: 5, GUNMAN: 3, GIRL: 1}
-CHARACTER_NAMES = {PINUP: "Pin-up", TOUGH: "Tough Guy", GUNMAN: "Gunman", GIRL: "Little Girl"}
 
 
 def characters_for(player_count: int) -> tuple[str, ...]:
@@ -17,9 +17,6 @@ def characters_for(player_count: int) -> tuple[str, ...]:
 
 RESTROOM, CACHOU, MEGATOYS, PARKING, SECURITY_HQ, SUPERMARKET = 1, 2, 3, 4, 5, 6
 LOCATIONS = (1, 2, 3, 4, 5, 6)
-LOCATION_NAMES = {
-    1: "Restroom", 2: "Cachou", 3: "Megatoys", 4: "Parking", 5: "Security HQ", 6: "Supermarket",
-}
 CAPACITY: dict[int, int | None] = {1: 3, 2: 4, 3: 4, 4: None, 5: 3, 6: 6}  # None: unlimited
 FALL_AT = 8  # zombies before an empty location that make it fall
 SUPERMARKET_BREACH = 4  # the Supermarket is breached by this many zombies whatever its defence
@@ -36,16 +33,8 @@ THREAT, CAMERA, SPRINT, HARDWARE, HIDDEN, WEAPON = "threat", "camera", "sprint",
 CARD_KINDS = (THREAT, CAMERA, SPRINT, HARDWARE, HIDDEN, WEAPON)
 DECK = {THREAT: 3, CAMERA: 3, SPRINT: 3, HARDWARE: 3, HIDDEN: 3, "weapon2": 3, "weapon1": 3}
 DECK_SIZE = sum(DECK.values())
-CARD_NAMES = {
-    THREAT: "Threat", CAMERA: "Security Camera", SPRINT: "Sprint", HARDWARE: "Hardware", HIDDEN: "Hidden",
-    "weapon2": "Weapon (Shotgun, Chainsaw or Grenades)", "weapon1": "Weapon (Gun, Fire Axe or Baseball Bat)",
-}
 
 
 def card_key(kind: str, kills: int = 0) -> str:
     """The deck entry a played card counts against: weapons are counted by how many zombies they kill."""
     return f"weapon{kills}" if kind == WEAPON else kind
-
-
-def location_name(location: int) -> str:
-    return LOCATION_NAMES[location]
