@@ -2,7 +2,9 @@
 
 The table and its phone server run in this process on their own asyncio loop (a background thread); each phone
 is a separate browser context (its own storage and WebSocket), phone-sized, with touch. The tests read what a
-player sees and what his phone received, never the table's insides.
+player sees and what his phone received, never the table's insides. Answers are found by their `data-answer`
+(the action they send); what the page says is checked against the catalogue's own rendering, in the phone's
+language, so the page and Python speak the same sentences.
 """
 
 from __future__ import annotations
@@ -15,11 +17,14 @@ import re
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from companion.box import Box, BoxOptions
+from companion.catalogue import LANGUAGES, catalogue
 from companion.cup import DiceCup, commit
+from companion.games.base import Message
 from companion.web.server import STATIC
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -31,6 +36,8 @@ LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backgro
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1}
 FOUR = ["red", "blue", "yellow", "green"]
 NO_CARDS = {"red": 0, "blue": 0, "yellow": 0, "green": 0}
+ROOT = Path(__file__).parents[1]
+SCREENSHOTS = ROOT / "tests" / "screenshots"  # for a person to look at (ignored by git)
 
 # Round 3 starts at the Chief election. In Security HQ: Red's Pin-up (1 vote) and Blue's Gunman (2 votes).
 # Blue is elected and alone sees the dice 1 4 5 5; Blue goes to the Supermarket (his Gunman moves there),
@@ -70,10 +77,44 @@ SIX_VOTE = {
     "zombies": {"6": 4}, "hands": dict.fromkeys(SIX, 0), "deck": 15,
     "destinations": dict.fromkeys(SIX, 6),
 }
+# The browser's locale -> the page's language.
+LOCALES = {"en-GB": "en", "en-US": "en", "zh-CN": "zh-Hans", "zh-TW": "zh-Hant", "vi-VN": "vi"}
 
 pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).exists() and not os.environ.get("CI"),  # in CI a missing browser is a failure
     reason="Debian's Chromium is not installed (sh scripts/setup test installs it)")
+
+
+# -- the catalogue's own words ----------------------------------------------------------------------------------
+
+
+def say(key: str, lang: str = "en", **params) -> str:
+    """The catalogue's sentence, as Python renders it."""
+    return catalogue().text(Message(key, params), lang)
+
+
+def said(message: dict, lang: str = "en") -> str:
+    """A message as sent to the page ({"key", "params"}), rendered by Python."""
+    return catalogue().text(Message(message["key"], message.get("params", {})), lang)
+
+
+def bare(text: str | None) -> str | None:
+    """What the page says without the colours' symbols (the catalogue names colours, the page adds symbols)."""
+    return None if text is None else re.sub("[" + "".join(SYMBOLS.values()) + "○✦]", "", text)
+
+
+def shows(text: str) -> re.Pattern:
+    """The text as the page shows it: words (and a colour's symbol and name) with any spacing between them."""
+    return re.compile(r"\s*".join(map(re.escape, text.split())))
+
+
+def chip(colour: str, lang: str = "en") -> str:
+    return SYMBOLS[colour] + " " + say(f"colour.{colour}", lang)
+
+
+def answer_selector(action: dict) -> str:
+    """The CSS selector of the control that sends `action` (its data-answer is the action's JSON)."""
+    return "[data-answer=" + json.dumps(json.dumps(action, ensure_ascii=False, separators=(",", ":"))) + "]"
 
 
 # -- the table, on its own loop -------------------------------------------------------------------------------
@@ -82,13 +123,14 @@ pytestmark = pytest.mark.skipif(
 class LiveTable:
     """A Table and its PhoneServer on an asyncio loop in a background thread, as `companion serve` runs them."""
 
-    def __init__(self, db: Path, players=FOUR, position=None, scripted=(), wifi=None, game=True):
+    def __init__(self, db: Path, players=FOUR, position=None, scripted=(), wifi=None, game=True,
+                 name="mall-of-horror", options=None):
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
-        self.run(self._start(db, players, position, scripted, wifi, game))
+        self.run(self._start(db, players, position, scripted, wifi, game, name, options))
 
-    async def _start(self, db, players, position, scripted, wifi, game) -> None:
+    async def _start(self, db, players, position, scripted, wifi, game, name, options) -> None:
         wifi_ssid, wifi_password = wifi if wifi else (None, None)
         self.box = Box(BoxOptions(db=str(db), host="127.0.0.1", port=0, address="127.0.0.1", wifi_ssid=wifi_ssid,
                                   wifi_password=wifi_password))
@@ -96,7 +138,7 @@ class LiveTable:
         self.store, self.table, self.server = self.box.store, self.box.table, self.box.server
         self.table.cup = DiceCup(scripted=scripted)
         if game:
-            self.table.new_game("mall-of-horror", list(players), position=position)
+            self.table.new_game(name, list(players), options, position=position)
 
     def run(self, coroutine, timeout: float = 15):
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
@@ -116,6 +158,10 @@ class LiveTable:
     @property
     def spectator_url(self) -> str:
         return self.server.spectator_url
+
+    def answer(self, action: dict) -> None:
+        """An answer given at the table itself (not from a phone under test)."""
+        self.call(self.table.answer, action)
 
     def drop_connections(self) -> None:
         """The Wi-Fi hiccups: every WebSocket is closed by the server (not a takeover, not a new game)."""
@@ -158,15 +204,18 @@ def browser():
 class Phone:
     """One phone: its own browser context, the page, and every WebSocket frame the page received."""
 
-    def __init__(self, browser, url: str | None = None, locale: str = "en-GB", viewport=None, init_script=None):
+    def __init__(self, browser, url: str | None = None, locale: str = "en-GB", viewport=None, init_script=None,
+                 touch: bool = False):
         options = dict(PHONE, locale=locale)
-        if viewport:
-            options.update(viewport=viewport, is_mobile=False, has_touch=False)
+        if viewport:  # a screen of that size: a laptop or the table's screen, or a phone held sideways (touch)
+            options.update(viewport=viewport, is_mobile=touch, has_touch=touch)
+        self.lang = LOCALES.get(locale, "en")
         self.context = browser.new_context(**options)
         if init_script:
             self.context.add_init_script(init_script)
         self.page = self.context.new_page()
         self.frames: list[str] = []
+        self.sent: list[str] = []
         self.sockets = 0
         self.errors: list[str] = []
         self.page.on("websocket", self._socket)
@@ -179,10 +228,37 @@ class Phone:
     def _socket(self, ws) -> None:
         self.sockets += 1
         ws.on("framereceived", lambda payload: self.frames.append(payload))
+        ws.on("framesent", lambda payload: self.sent.append(payload))
 
     def open(self, url: str) -> None:
         self.response = self.page.goto(url)
         expect(self.status).to_have_class(re.compile(r"\bconnected\b"))
+
+    # -- what the phone received
+
+    def messages(self) -> list[dict]:
+        return [json.loads(frame) for frame in self.frames]
+
+    def count(self, kind: str) -> int:
+        return sum(1 for message in self.messages() if message.get("type") == kind)
+
+    def states(self) -> list[dict]:
+        return [m for m in self.messages() if m.get("type") == "state"]
+
+    def view(self) -> dict:
+        """The last view the phone received ({} before the first, or with no game)."""
+        states = self.states()
+        return (states[-1]["view"] if states else None) or {}
+
+    @property
+    def seat(self) -> str | None:
+        return next((m.get("seat") for m in reversed(self.messages()) if m.get("type") == "welcome"), None)
+
+    def asked(self) -> dict | None:
+        """The question this phone's seat was last sent (None: nothing to do)."""
+        return self.view().get("question")
+
+    # -- what the page shows
 
     @property
     def status(self):
@@ -192,25 +268,59 @@ class Phone:
     def question(self):
         return self.page.locator("#question")
 
-    def option(self, label: str):
-        return self.page.locator("#question button.option", has_text=label)
+    def say(self, key: str, **params) -> str:
+        return say(key, self.lang, **params)
 
-    def tap(self, label: str) -> None:
-        self.option(label).tap()
+    def shows_said(self, locator, expected, what: str = "", timeout: float = 10) -> None:
+        """Wait until `locator` says `expected` (a string, or a function giving it), symbols aside."""
+        seen: list[str | None] = [None]
+        wanted: list[str | None] = [None]
 
-    def answer(self, label: str) -> None:
-        """Tap an option and wait until the table has stored it and sent the new board."""
+        def matches() -> bool:
+            wanted[0] = expected() if callable(expected) else expected
+            seen[0] = bare(locator.text_content()) if locator.count() else None
+            return seen[0] == wanted[0]
+        try:
+            self.wait_until(matches, what or f"the text {wanted[0]!r}", timeout)
+        except AssertionError:
+            raise AssertionError(f"the page says {seen[0]!r}, not {wanted[0]!r} ({what})") from None
+
+    def shows_question(self, step: str | None = None) -> dict:
+        """The page's question is the one the table asked, in the phone's language; returns it."""
+        if step is not None:
+            self.wait_until(lambda: (self.asked() or {}).get("step") == step, f"the question at step {step}")
+        self.shows_said(self.question.locator(".question-title"), lambda: said(self.asked()["title"], self.lang),
+                        "the question's title")
+        return self.asked()
+
+    def choice(self, action: dict):
+        return self.page.locator("#question " + answer_selector(action))
+
+    def unfold_cards(self, scope: str = "#question") -> None:
+        fold = self.page.locator(f"{scope} button.play-card")
+        if fold.count() and fold.get_attribute("aria-expanded") != "true":
+            fold.click()
+        expect(fold).to_have_attribute("aria-expanded", "true")
+
+    def tap(self, action: dict) -> None:
+        button = self.choice(action)
+        if not button.count() and self.page.locator("#question button.play-card").count():
+            self.unfold_cards()
+        button.tap()
+
+    def answer(self, action: dict) -> None:
+        """Tap the answer and wait until the table has stored it and sent the new board."""
         acks, states = self.count("ack"), self.count("state")
-        self.tap(label)
-        self.wait_until(lambda: self.count("ack") > acks and self.count("state") > states, f"the answer {label!r}")
+        self.tap(action)
+        self.wait_until(lambda: self.count("ack") > acks and self.count("state") > states, f"the answer {action}")
 
-    def vote(self, colour_name: str) -> None:
-        self.answer(colour_name)
-        expect(self.question.locator(".received")).to_have_text("Vote received ✓")
+    def vote(self, colour: str) -> None:
+        self.answer({"seat": self.seat, "vote": colour})
+        expect(self.question.locator(".received")).to_have_text(self.say("page.vote_received"))
 
-    def choose(self, label: str) -> None:
-        self.answer(label)
-        expect(self.question.locator(".received")).to_have_text("Answer received ✓")
+    def choose(self, action: dict) -> None:
+        self.answer(action)
+        expect(self.question.locator(".received")).to_have_text(self.say("page.answer_received"))
 
     def peek(self) -> str:
         """Hold the peek button down, read what shows, let go; checks it is gone again."""
@@ -230,6 +340,20 @@ class Phone:
         seen: list[str] = []
         self.wait_until(lambda: seen.append(self.peek()) or seen[-1] == expected, f"the peek to show {expected!r}")
 
+    def narration_matches(self) -> None:
+        """The narration on the page is this round's, latest first, each line as the catalogue says it."""
+        def lines() -> tuple[list, list]:
+            view = self.view()
+            wanted = [said(entry, self.lang) for entry in reversed(view.get("narration", []))]
+            shown = [bare(t) for t in self.page.locator("#narration .lines.public .line-text").all_text_contents()]
+            return wanted, shown
+        self.wait_until(lambda: lines()[0] == lines()[1], "the narration")
+        view = self.view()
+        acts = [bool(entry.get("act")) for entry in reversed(view.get("narration", []))]
+        marked = [("act" in (c or "").split()) for c in
+                  (line.get_attribute("class") for line in self.page.locator("#narration .lines.public .line").all())]
+        assert marked == acts
+
     def wait_until(self, condition, what: str, timeout: float = 10) -> None:
         """Let the page run (and its events arrive) until `condition()` holds."""
         deadline = time.monotonic() + timeout
@@ -237,12 +361,6 @@ class Phone:
             if time.monotonic() > deadline:
                 raise AssertionError(f"gave up waiting for {what}")
             self.page.wait_for_timeout(20)
-
-    def count(self, kind: str) -> int:
-        return sum(1 for frame in self.frames if json.loads(frame).get("type") == kind)
-
-    def states(self) -> list[dict]:
-        return [m for m in map(json.loads, self.frames) if m.get("type") == "state"]
 
     def check_no_errors(self) -> None:
         assert self.errors == []
@@ -269,11 +387,6 @@ def phones(browser):
             phone.close()
 
 
-def shows(text: str) -> re.Pattern:
-    """The text as the page shows it: words (and a colour's symbol and name) with any spacing between them."""
-    return re.compile(r"\s*".join(map(re.escape, text.split())))
-
-
 def leaks_secret_dice(frame: str) -> bool:
     """A frame before the reveal holds the secret dice if it has cup_seen, the cup, or a roll's dice/nonce."""
     message = json.loads(frame)
@@ -281,6 +394,18 @@ def leaks_secret_dice(frame: str) -> bool:
     if "cup_seen" in frame or "cup" in view:
         return True
     return any("dice" in roll or "nonce" in roll for roll in view.get("cup_rolls", []))
+
+
+def place(location: int, lang: str = "en") -> str:
+    return say("mall.board.place", lang, location=location)
+
+
+def character(kind: str, lang: str = "en") -> str:
+    return say(f"mall.character.{kind}", lang)
+
+
+def purpose(vote: dict) -> dict:
+    return {"key": f"mall.purpose.{vote['purpose']}", "params": {"location": vote["location"]}}
 
 
 # -- a whole round from phones --------------------------------------------------------------------------------
@@ -294,27 +419,37 @@ def test_a_whole_round_is_played_from_four_phones(live, phones, tmp_path):
 
     # b) Chief election: only the players in Security HQ vote; the others see who is awaited.
     for voter in (red, blue):
-        expect(voter.question.locator(".question-title")).to_have_text("Vote: Chief election")
-        expect(voter.option("Red")).to_be_visible()
-        expect(voter.option("Blue")).to_be_visible()
-    expect(blue.question).to_contain_text("Your votes: 2")
+        asked = voter.shows_question("vote")
+        assert asked["kind"] == "ballot" and asked["secret"]
+        expect(voter.choice({"seat": voter.seat, "vote": "red"})).to_be_visible()
+        expect(voter.choice({"seat": voter.seat, "vote": "blue"})).to_be_visible()
+        expect(voter.question.locator(".secret-hint")).to_have_text(voter.say("page.secret_answer"))
+    assert blue.asked()["title"]["params"]["count"] == 2  # his votes' weight, said in his question
     for idle in (yellow, green):
-        expect(idle.question).to_have_text("Nothing to do right now.")
-        expect(idle.page.locator("#waiting")).to_have_text(re.compile(r"Waiting on:\s*●\s*Red\s*■\s*Blue"))
-    red.vote("Red")
-    expect(green.page.locator("#waiting")).to_have_text(re.compile(r"Waiting on:\s*■\s*Blue$"))
-    blue.answer("Blue")  # the last ballot: revealed at once
+        expect(idle.question).to_have_text(idle.say("page.nothing_to_do"))
+        expect(idle.page.locator("#waiting .waiting-seats")).to_have_text(
+            re.compile(r"Waiting on:\s*●\s*Red\s*■\s*Blue"))
+        idle.shows_said(idle.page.locator("#waiting .prompt-title"), said(idle.view()["prompt"]["title"]))
+    red.vote("red")
+    expect(green.page.locator("#waiting .waiting-seats")).to_have_text(re.compile(r"Waiting on:\s*■\s*Blue$"))
+    blue.answer({"seat": "blue", "vote": "blue"})  # the last ballot: revealed at once
     for phone in everyone + [spectator]:
         revealed = phone.page.locator("#revealed")
-        expect(revealed.locator("h2")).to_have_text("Ballots revealed — Chief election")
-        expect(revealed.locator(".ballot-row[data-voter=blue]")).to_have_text(shows("■ Blue 2 votes → ■ Blue"))
+        phone.shows_said(revealed.locator("h2"), say("page.revealed", purpose=purpose(phone.view()["revealed"])))
+        expect(revealed.locator(".ballot-row[data-voter=blue]")).to_have_text(
+            shows(f"■ Blue {say('page.votes', count=2)} → ■ Blue"))
         expect(revealed.locator(".leaders")).to_have_text(re.compile(r"Chosen:\s*■\s*Blue"))
-        expect(phone.page.locator("#board .chief")).to_have_text(re.compile(r"Blue\s*✓ elected this round"))
+        expect(phone.page.locator("#board .chief")).to_have_text(
+            re.compile(r"Blue\s*✓ " + re.escape(say("mall.board.elected"))))
+        phone.narration_matches()
 
     # c) The zombies arrive: the elected Chief alone may look, and only while he holds the button.
-    expect(blue.page.locator("#secrets .peek-button")).to_have_text("Hold to peek at the dice")
+    expect(blue.page.locator("#secrets .peek-button")).to_have_text(say("page.peek_dice"))
     assert blue.page.locator(".die").count() == 0
-    assert blue.peek() == "Zombie dice: " + " ".join(map(str, ZOMBIE_DICE))
+    peeked = blue.peek()
+    assert peeked.startswith(say("mall.board.zombie_dice") + " " + " ".join(map(str, ZOMBIE_DICE)))
+    for location, count in ((1, 1), (4, 1), (5, 2)):  # the dice as the locations they send zombies to
+        assert say("mall.board.dice_to", count=count, location=location) in peeked
     peek = blue.page.locator("#secrets .peek-button")
     peek.dispatch_event("pointerdown", {"pointerType": "touch", "isPrimary": True})
     expect(blue.page.locator(".peek-secret .die")).to_have_count(4)
@@ -328,68 +463,74 @@ def test_a_whole_round_is_played_from_four_phones(live, phones, tmp_path):
     for other in (red, yellow, green, spectator):
         expect(other.page.locator("#secrets")).to_be_hidden()
         assert other.page.locator(".peek-button, .die").count() == 0
-        expect(other.page.locator("#fairness .roll")).to_contain_text("sealed until the reveal")
+        expect(other.page.locator("#fairness .roll")).to_contain_text(say("page.sealed"))
 
     # d) Destinations: the elected Chief first and in public, then the others in secret.
-    expect(blue.question.locator(".question-title")).to_have_text(
-        "You are the elected Chief: choose your destination first. Everyone will see it.")
-    expect(red.question).to_have_text("Nothing to do right now.")
-    blue.answer("6 Supermarket")
+    asked = blue.shows_question("chief")
+    assert not asked["secret"]
+    expect(red.question).to_have_text(say("page.nothing_to_do"))
+    blue.answer({"seat": "blue", "go": 6})
     for phone in everyone:
-        expect(phone.page.locator("#board .chief-destination")).to_have_text("The Chief goes to 6 Supermarket")
+        expect(phone.page.locator("#board .chief-destination")).to_have_text(
+            say("mall.board.chief_goes", location=6))
     for phone in (red, yellow, green):
-        expect(phone.question.locator(".question-title")).to_have_text("Choose your destination in secret")
-    expect(red.option("2 Cachou")).to_have_count(0)  # closed at 4 players
-    red.choose("1 Restroom")
-    red.peek_shows("Your destination: 1 Restroom")
-    red.choose("3 Megatoys")  # changed his mind: allowed until everyone has chosen
-    red.peek_shows("Your destination: 3 Megatoys")
-    red.choose("1 Restroom")
-    yellow.choose("1 Restroom")
+        assert phone.shows_question("secret")["secret"]
+    expect(red.choice({"seat": "red", "go": 2})).to_have_count(0)  # closed at 4 players
+    red.choose({"seat": "red", "go": 1})
+    red.peek_shows(say("mall.board.your_destination") + " " + place(1))
+    red.choose({"seat": "red", "go": 3})  # changed his mind: allowed until everyone has chosen
+    red.peek_shows(say("mall.board.your_destination") + " " + place(3))
+    expect(red.question.locator(".receipt .hint")).to_have_text(say("page.change_answer"))
+    red.choose({"seat": "red", "go": 1})
+    yellow.choose({"seat": "yellow", "go": 1})
     expect(green.page.locator("#board .chosen")).to_have_text(shows("Have chosen: ● Red ■ Blue ▲ Yellow"))
-    assert "Restroom" not in green.page.locator("#board .chosen").inner_text()
+    assert place(1) not in green.page.locator("#board .chosen").inner_text()
 
     # Until the reveal, nothing any other page received holds the dice.
     for phone in (red, yellow, green, spectator):
         assert phone.frames and not any(leaks_secret_dice(frame) for frame in phone.frames)
     assert any("cup_seen" in frame for frame in blue.frames)  # the check above would see them
 
-    green.answer("3 Megatoys")
+    green.answer({"seat": "green", "go": 3})
 
     # e) The reveal: destinations, then the dice, with the commitment checked on every phone.
     for phone in everyone + [spectator]:
         board = phone.page.locator("#board")
         expect(board.locator(".cup .die")).to_have_text([str(d) for d in ZOMBIE_DICE])
-        expect(board.locator(".destinations")).to_contain_text(re.compile(r"▲\s*Yellow → 1 Restroom"))
-        expect(phone.page.locator("#fairness .roll[data-roll='1'] .verify")).to_have_text("✓ verified")
-    expect(yellow.question.locator(".question-title")).to_have_text(
-        "Move one character to your destination, 1 Restroom")
-    yellow.answer("Pin-up: 3 Megatoys → 1 Restroom")
-    expect(red.question.locator(".question-title")).to_have_text("Move one character to your destination, 1 Restroom")
-    red.answer("Pin-up: 5 Security HQ → 1 Restroom")
+        expect(board.locator(".destinations")).to_contain_text(shows("▲ Yellow → " + place(1)))
+        expect(phone.page.locator("#fairness .roll[data-roll='1'] .verify")).to_have_text(say("page.verified"))
+    yellow.shows_question("move")
+    move = {"seat": "yellow", "move": "pinup"}
+    label = next(c["label"] for c in yellow.asked()["choices"] if c["action"] == move)
+    yellow.shows_said(yellow.choice(move).locator(".option-label"), said(label), "the move's label")
+    yellow.answer(move)
+    red.shows_question("move")
+    red.answer({"seat": "red", "move": "pinup"})
 
     # f) The attack: Red's and Yellow's Pin-ups in the Restroom, 1 vote each. A tie.
     for voter in (red, yellow):
-        expect(voter.question.locator(".question-title")).to_have_text("Vote: the victim at 1 Restroom")
-    expect(blue.question).to_have_text("Nothing to do right now.")
-    red.vote("Yellow")
-    yellow.answer("Red")
+        voter.shows_question("vote")
+    expect(blue.question).to_have_text(say("page.nothing_to_do"))
+    red.vote("yellow")
+    yellow.answer({"seat": "yellow", "vote": "red"})
     for phone in everyone:
         expect(phone.page.locator("#revealed .leaders")).to_have_text(re.compile(r"Tie:\s*▲\s*Yellow\s*●\s*Red"))
+        phone.narration_matches()
     # The re-vote: the same voters, and Blue and Green, who have nobody in the Restroom, with 1 vote each.
     for phone in everyone:
-        expect(phone.question.locator(".revote")).to_have_text(
-            re.compile(r"Re-vote after a tie, only for:\s*▲\s*Yellow\s*●\s*Red"))
+        asked = phone.shows_question("vote")
+        assert asked["title"]["params"]["colours"] == ["yellow", "red"]  # only the tied colours
         expect(phone.question.locator("button.option")).to_have_count(2)
-    expect(green.question).to_contain_text("Your votes: 1")
-    blue.vote("Red")
+        expect(phone.question.locator(".question-title .chip")).to_have_count(2)  # named with their symbols
+    assert green.asked()["title"]["params"]["count"] == 1
+    blue.vote("red")
 
     # Blue's phone reloads mid-ballot: same seat, his ballot kept and still secret.
     blue.page.reload()
     expect(blue.status).to_have_class(re.compile(r"\bconnected\b"))
     expect(blue.page.locator("#who")).to_have_text(re.compile(r"You are\s*■\s*Blue"))
-    expect(blue.question.locator(".received")).to_have_text("Vote received ✓")
-    blue.peek_shows("Your vote: ● Red")
+    expect(blue.question.locator(".received")).to_have_text(say("page.vote_received"))
+    blue.peek_shows(say("page.your_vote") + " ● Red")
     expect(blue.question.locator("button.option")).to_have_count(2)  # he may still change it
     for phone in (red, yellow, green):
         expect(phone.page.locator("#waiting")).not_to_contain_text("Blue")
@@ -399,20 +540,23 @@ def test_a_whole_round_is_played_from_four_phones(live, phones, tmp_path):
                 assert view["revealed"]["stage"] == 1 and "blue" not in view["revealed"]["ballots"]
     blue.page.screenshot(path=tmp_path / "blue-after-reload.png", full_page=True)
 
-    red.vote("Yellow")
-    yellow.vote("Red")
-    green.answer("Red")
+    red.vote("yellow")
+    yellow.vote("red")
+    green.answer({"seat": "green", "vote": "red"})
     for phone in everyone:
         revealed = phone.page.locator("#revealed")
-        expect(revealed.locator("h2")).to_have_text("Ballots revealed — victim at 1 Restroom (re-vote)")
-        expect(revealed.locator(".ballot-row[data-voter=blue]")).to_have_text(re.compile(r"Blue\s*1 vote → ●\s*Red"))
+        phone.shows_said(revealed.locator("h2"), lambda phone=phone: say(
+            "page.revealed", purpose=purpose(phone.view()["revealed"])) + " (" + say("page.revote") + ")")
+        expect(revealed.locator(".ballot-row[data-voter=blue]")).to_have_text(
+            re.compile(r"Blue\s*" + re.escape(say("page.votes", count=1)) + r" → ●\s*Red"))
         expect(revealed.locator(".tally")).to_have_text(re.compile(r"Tally:\s*▲\s*Yellow\s*1\s*●\s*Red\s*3"))
         # Red's only character there, his Pin-up, is eaten; the zombies leave; round 4 begins.
         restroom = phone.page.locator("#board .location[data-location='1']")
-        expect(restroom.locator(".people li")).to_have_text([re.compile(r"▲\s*Yellow\s*Pin-up")])
-        expect(restroom.locator(".zombies")).to_have_text("0 zombies")
-        expect(phone.page.locator("#board .phase")).to_have_text("Round 4 · choose destination")
-        expect(phone.page.locator("#fairness .roll[data-roll='2']")).to_contain_text("sealed until the reveal")
+        expect(restroom.locator(".people li")).to_have_text([shows("▲ Yellow " + character("pinup"))])
+        expect(restroom.locator(".zombies")).to_have_text(say("mall.board.zombies", count=0))
+        expect(phone.page.locator("#board .phase")).to_have_text(say("mall.board.round", round=4, phase="destination"))
+        expect(phone.page.locator("#fairness .roll[data-roll='2']")).to_contain_text(say("page.sealed"))
+        phone.narration_matches()
     for phone in (red, yellow, green, spectator):  # not before the reveal, and not after it either
         assert not any("cup_seen" in frame for frame in phone.frames)
     red.page.screenshot(path=tmp_path / "red-round-4.png", full_page=True)
@@ -447,14 +591,15 @@ def test_the_screen_stays_on_while_the_game_runs_and_the_end_shows_scores_and_wi
     no_wake_lock = "Object.defineProperty(navigator, 'wakeLock', {value: undefined})"
     blue = phones(table.seat_url("blue"), init_script=no_wake_lock)
     red.wait_until(lambda: red.page.evaluate("window.__wake") == ["screen"], "the wake lock")
-    red.vote("Blue")
-    blue.answer("Blue")
+    red.vote("blue")
+    blue.answer({"seat": "blue", "vote": "blue"})
     for phone in (red, blue):
         over = phone.page.locator("#over")
-        expect(over.locator("h2")).to_have_text("Rescue has come: the game is over.")
-        expect(over.locator("tr.winner")).to_have_text(re.compile(r"◆\s*Green\s*12 points\s*Winner"))
+        expect(over.locator("h2")).to_have_text(say("mall.board.over"))
+        expect(over.locator("tr.winner")).to_have_text(
+            re.compile(r"◆\s*Green\s*" + re.escape(say("page.points", count=12)) + r"\s*" + say("page.winner")))
         expect(over.locator("tbody tr")).to_have_count(4)
-        expect(over.locator("tbody tr").last).to_have_text(re.compile(r"■\s*Blue\s*0 points"))
+        expect(over.locator("tbody tr").last).to_have_text(re.compile(r"■\s*Blue\s*" + say("page.points", count=0)))
         expect(phone.question).to_be_hidden()
     red.wait_until(lambda: red.page.evaluate("window.__wake") == ["screen", "release"], "the wake lock's release")
     # Blue's browser has no Wake Lock: the page plays on without it (no error; checked by the fixture).
@@ -462,31 +607,34 @@ def test_the_screen_stays_on_while_the_game_runs_and_the_end_shows_scores_and_wi
 
 # -- languages ------------------------------------------------------------------------------------------------
 
-LANGUAGE_WORDS = {
-    # locale: (title, the Chief election question, words of the glossary on the board)
-    "en-GB": ("Mall of Horror", "Vote: Chief election",
-              ["1 Restroom", "5 Security HQ", "Chief of Security:", "Pin-up", "Gunman", "1 zombie", "Red"]),
-    "zh-CN": ("丧尸商场", "投票：警卫员选举",
-              ["1 洗手间", "5 保安监控室", "警卫员：", "美女", "枪手", "1 个丧尸", "红"]),
-    "zh-TW": ("喪屍商場", "投票：警衛員選舉",
-              ["1 洗手間", "5 保安監控室", "警衛員：", "美女", "槍手", "1 個殭屍", "紅"]),
-    "vi-VN": ("Mall of Horror", "Bỏ phiếu: bầu Trưởng An ninh",
-              ["1 Nhà vệ sinh", "5 Security HQ (trung tâm an ninh)", "Trưởng An ninh:", "Pin-up", "Gunman",
-               "1 zombie", "Đỏ"]),
+# The glossary's words (../shared/rules/glossary.md) each language's board must use.
+GLOSSARY = {
+    "en-GB": ["Restroom", "Security HQ", "Chief of Security", "Pin-up", "Gunman", "zombie", "Red"],
+    "zh-CN": ["洗手间", "保安监控室", "警卫员", "美女", "枪手", "丧尸", "红"],
+    "zh-TW": ["洗手間", "保安監控室", "警衛員", "美女", "槍手", "殭屍", "紅"],
+    "vi-VN": ["Nhà vệ sinh", "Security HQ", "Trưởng An ninh", "Pin-up", "Gunman", "zombie", "Đỏ"],
 }
 
 
-@pytest.mark.parametrize("locale", list(LANGUAGE_WORDS))
+@pytest.mark.parametrize("locale", list(GLOSSARY))
 def test_the_page_speaks_the_phones_language_with_the_glossary_words(live, phones, locale):
-    title, question, words = LANGUAGE_WORDS[locale]
     table = live(position=ROUND, scripted=[ZOMBIE_DICE])
     red = phones(table.seat_url("red"), locale=locale)
-    expect(red.page).to_have_title(title)
-    expect(red.page.locator("#title")).to_have_text(title)
-    expect(red.question.locator(".question-title")).to_have_text(question)
+    lang = red.lang
+    expect(red.page).to_have_title(say("page.title", lang))
+    expect(red.page.locator("#title")).to_have_text(say("page.title", lang))
+    expect(red.page.locator("html")).to_have_attribute("lang", lang)
+    red.shows_question("vote")
+    red.shows_said(red.choice({"seat": "red", "vote": "blue"}).locator(".option-label"),
+                   said(red.asked()["choices"][1]["label"], lang))
     board = red.page.locator("#board")
-    for word in words:
+    for word in GLOSSARY[locale]:
         expect(board).to_contain_text(word)
+    for location in (1, 5):
+        expect(board.locator(f".location[data-location='{location}'] .place")).to_have_text(
+            shows(place(location, lang)))
+    red.narration_matches()
+    assert any(json.loads(frame) == {"v": 1, "type": "lang", "lang": lang} for frame in red.sent)
 
 
 def test_the_language_is_switched_with_a_visible_control_and_remembered(live, phones):
@@ -494,45 +642,136 @@ def test_the_language_is_switched_with_a_visible_control_and_remembered(live, ph
     red = phones(table.seat_url("red"), locale="en-US")
     switch = red.page.locator("#lang")
     expect(switch).to_be_visible()
-    expect(switch.locator("option")).to_have_text(["English", "简体中文", "繁體中文", "Tiếng Việt"])
+    expect(switch.locator("option")).to_have_text(list(LANGUAGES.values()))
     expect(red.page.locator("#lang-label")).to_have_text("Language")
     switch.select_option("zh-Hant")
-    expect(red.question.locator(".question-title")).to_have_text("投票：警衛員選舉")
-    expect(red.option("紅")).to_contain_text("●")
-    expect(red.page.locator("#board")).to_contain_text("5 保安監控室")
+    red.lang = "zh-Hant"
+    red.shows_question()
+    expect(red.choice({"seat": "red", "vote": "red"})).to_contain_text("●")
+    expect(red.choice({"seat": "red", "vote": "red"})).to_contain_text(say("colour.red", "zh-Hant"))
+    expect(red.page.locator("#board")).to_contain_text(place(5, "zh-Hant"))
     expect(red.page.locator("html")).to_have_attribute("lang", "zh-Hant")
+    red.wait_until(lambda: any(json.loads(f) == {"v": 1, "type": "lang", "lang": "zh-Hant"} for f in red.sent),
+                   "the table to be told the language")
     red.page.reload()
     expect(red.status).to_have_class(re.compile(r"\bconnected\b"))
-    expect(red.question.locator(".question-title")).to_have_text("投票：警衛員選舉")  # remembered
+    red.shows_question()  # remembered
+    expect(red.page.locator("html")).to_have_attribute("lang", "zh-Hant")
     switch.select_option("vi")
+    red.lang = "vi"
     expect(red.page.locator("#lang-label")).to_have_text("Ngôn ngữ")
-    expect(red.question.locator(".question-title")).to_have_text("Bỏ phiếu: bầu Trưởng An ninh")
+    red.shows_question()
     switch.select_option("zh-Hans")
     expect(red.page.locator("#status")).to_have_text("已连接")
-    expect(red.page.locator("#board h2")).to_have_text("版图")
+    expect(red.page.locator("#board h2")).to_contain_text("版图")
     # Another phone keeps its own language.
     blue = phones(table.seat_url("blue"), locale="en-US")
-    expect(blue.question.locator(".question-title")).to_have_text("Vote: Chief election")
+    blue.shows_question("vote")
+    expect(blue.page.locator("html")).to_have_attribute("lang", "en")
 
 
-def test_every_language_has_every_word(live, phones):
+def _keys_in(path: Path, prefix: str) -> set[str]:
+    return set(re.findall(r"[\"'`](" + re.escape(prefix) + r"[a-z0-9_.]*[a-z0-9_])[\"'`]", path.read_text()))
+
+
+def test_every_word_the_page_uses_is_in_every_language_and_every_page_word_is_used():
+    english = catalogue().messages["en"]
+    shell = STATIC / "app.js"
+    used = _keys_in(shell, "page.") | {f"page.status.{s}" for s in ("connecting", "connected", "reconnecting",
+                                                                     "stopped")}
+    boards = sorted((STATIC / "boards").glob("*.js"))
+    for board in boards:
+        used |= _keys_in(board, "page.") | _keys_in(board, "mall.board.")
+    for lang in LANGUAGES:
+        missing = sorted(k for k in used if not catalogue().messages[lang].get(k))
+        assert not missing, f"{lang} lacks {missing}"
+    page_words = {k for k in english if k.startswith("page.")}
+    assert page_words - used == set(), "words of page.po no page uses"
+    board_words = {k for k in english if k.startswith("mall.board.")}
+    assert board_words - used == set(), "words of board.po the board does not use"
+
+
+SAMPLES = [
+    ("page.refused", {"message": "x"}),
+    ("page.votes", {"count": 1}), ("page.votes", {"count": 0}), ("page.votes", {"count": 3}),
+    ("page.roll", {"n": 2, "count": 4}),
+    ("page.new_game_count", {"low": 3, "high": 6}),
+    ("mall.board.round", {"round": 4, "phase": "destination"}),
+    ("mall.board.setup", {"phase": "placement"}),
+    ("mall.board.chief_goes", {"location": 4}),
+    ("mall.board.dice_to", {"count": 2, "location": 5}),
+    ("page.revealed", {"purpose": {"key": "mall.purpose.victim", "params": {"location": 1}}}),
+    ("page.wifi_qr", {"ssid": "{not a placeholder}"}),
+    ("page.server_error", {}),  # a missing parameter stays visible as {message}
+    ("list.and", {}),
+    ("page.no.such.key", {"colour": "red"}),
+]
+
+
+def test_the_page_renders_every_message_as_python_does(live, phones):
+    """The page's t(): plurals, terms, lists of terms, nested messages, missing parameters, in every language."""
     table = live(position=ROUND, scripted=[ZOMBIE_DICE])
-    red = phones(table.seat_url("red"))
-    tables = red.page.evaluate("""() => {
-        const keys = (o) => Object.keys(o).sort().join(",");
-        const out = {strings: {}};
-        for (const [lang, strings] of Object.entries(I18N.STRINGS)) out.strings[lang] = keys(strings);
-        for (const [name, table] of Object.entries(I18N.tables)) {
-            out[name] = Object.fromEntries(Object.entries(table).map(([lang, t]) => [lang, keys(t)]));
-        }
-        return out;
-    }""")
-    for name, by_language in tables.items():
-        assert set(by_language) == {"en", "zh-Hans", "zh-Hant", "vi"}, name
-        assert len(set(by_language.values())) == 1, f"{name}: a language lacks a word"
-    # Every I18N.t key the page asks for exists (a missing key would show as itself).
-    used = set(re.findall(r"\bt\(\s*\"(\w+)\"\s*[,)]", (STATIC / "app.js").read_text()))
-    assert used <= set(tables["strings"]["en"].split(","))
+    samples = list(SAMPLES)
+    view = table.call(table.table.view, "red")
+    samples.append((view["question"]["title"]["key"], view["question"]["title"]["params"]))  # colours, a list
+    samples += [(c["label"]["key"], c["label"]["params"]) for c in view["question"]["choices"]]
+    for locale in GLOSSARY:
+        red = phones(table.seat_url("red"), locale=locale)
+        for key, params in samples:
+            page = red.page.evaluate("([key, params]) => Page.say({key, params})", [key, params])
+            assert page == say(key, red.lang, **params), (locale, key, params)
+        red.close()
+
+
+# -- a refusal and a narration line, wholly in the phone's language ------------------------------------------
+
+# Names kept as they are in the other languages (../shared/rules/glossary.md), and words of the trade.
+KEPT = ["Mall of Horror", "Pin-up", "Tough Guy", "Gunman", "Little Girl", "Cachou", "Megatoys", "Parking Lot",
+        "Parking", "Security HQ", "Security Camera", "Threat", "Sprint", "Hardware", "Hidden", "Shotgun", "Chainsaw",
+        "Grenades", "Gun", "Fire Axe", "Baseball Bat", "Action", "Voting Wheel", "Closed", "zombie", "Zombie",
+        "Wi-Fi", "QR"]
+ENGLISH = re.compile(r"\b(the|and|your|you|is|are|of|with|to|for|not|this|that|has|have|from|who|what|cannot|"
+                     r"must|now|here|there|will|waits?|votes?|dice|players?|table|Red|Blue|Yellow|Green)\b")
+
+
+def english_left(text: str, lang: str) -> list[str]:
+    for name in sorted(KEPT, key=len, reverse=True):
+        text = text.replace(name, " ")
+    if lang.startswith("zh"):
+        return re.findall(r"[A-Za-z]{2,}", text)
+    return ENGLISH.findall(text)
+
+
+@pytest.mark.parametrize("locale", ["zh-CN", "vi-VN"])
+def test_a_refusal_and_the_narration_are_wholly_in_the_phones_language(live, phones, locale, tmp_path):
+    table = live(position=ROUND, scripted=[ZOMBIE_DICE])
+    yellow, routes = routed_phone(phones, table.seat_url("yellow"), locale=locale)
+    lang = yellow.lang
+    table.answer({"seat": "red", "vote": "blue"})
+    table.answer({"seat": "blue", "vote": "blue"})
+    # Yellow has no character in Security HQ; a vote from his phone anyway (the page never offers it):
+    question = table.call(lambda: table.table.rules.prompt(table.table.state).id)
+    routes[-1].server.send(json.dumps({"v": 1, "type": "answer", "question": question,
+                                       "action": {"seat": "yellow", "vote": "red"}}))
+    error = None
+
+    def refused() -> bool:
+        nonlocal error
+        error = next((m for m in yellow.messages() if m.get("type") == "error"), None)
+        return error is not None
+    yellow.wait_until(refused, "the refusal")
+    assert error["code"] in ("refused", "stale") and error["message"] == say(error["key"], lang, **error["params"])
+    shown = yellow.page.locator("#error .error-text")
+    wanted = error["message"] if error["code"] == "stale" else say("page.refused", lang, message=error["message"])
+    yellow.shows_said(shown, wanted, "the refusal")
+    assert not english_left(bare(shown.text_content()), lang), shown.text_content()
+
+    yellow.narration_matches()
+    lines = [bare(t) for t in yellow.page.locator("#narration .line-text").all_text_contents()]
+    assert lines, "the round's narration is shown"
+    for line in lines:
+        assert not english_left(line, lang), line
+    yellow.page.screenshot(path=tmp_path / f"refusal-{lang}.png", full_page=True)
 
 
 # -- colour-blind players -----------------------------------------------------------------------------------
@@ -541,33 +780,32 @@ def test_every_language_has_every_word(live, phones):
 def test_every_colour_is_shown_with_its_name_and_its_symbol(live, phones, tmp_path):
     table = live(players=SIX, position=SIX_VOTE)
     purple = phones(table.seat_url("purple"))
-    expect(purple.question.locator(".question-title")).to_have_text("Vote: the victim at 6 Supermarket")
+    purple.shows_question("vote")
     buttons = purple.question.locator("button.option")
     expect(buttons).to_have_count(6)
-    names = {"red": "Red", "yellow": "Yellow", "blue": "Blue", "green": "Green", "purple": "Purple", "black": "Black"}
     for colour in SIX:
-        button = purple.option(names[colour])
+        button = purple.choice({"seat": "purple", "vote": colour})
         expect(button.locator(f".chip.c-{colour} .sym")).to_have_text(SYMBOLS[colour])
-        expect(button.locator(f".chip.c-{colour} .name")).to_have_text(names[colour])
+        expect(button.locator(f".chip.c-{colour} .name")).to_have_text(say(f"colour.{colour}"))
     people = purple.page.locator("#board .location[data-location='6'] .people li")
-    expect(people).to_have_text([re.compile(rf"{re.escape(SYMBOLS[c])}\s*{names[c]}\s*Pin-up") for c in SIX])
+    expect(people).to_have_text([shows(f"{chip(c)} {character('pinup')}") for c in SIX])
     # Every chip anywhere on the page has a symbol and a name, whatever its colour.
-    for chip in purple.page.locator(".chip").all():
-        assert chip.locator(".sym").inner_text() in SYMBOLS.values() and chip.locator(".name").inner_text()
+    for chip_node in purple.page.locator(".chip").all():
+        assert chip_node.locator(".sym").inner_text() in SYMBOLS.values() and chip_node.locator(".name").inner_text()
     purple.page.screenshot(path=tmp_path / "six-colours.png")
 
 
 # -- escaping and the Content-Security-Policy -----------------------------------------------------------------
 
 
-def routed_phone(phones, url: str):
-    """A phone whose WebSocket goes through the test, which can slip in messages of its own."""
-    phone = phones()
+def routed_phone(phones, url: str, **kwargs):
+    """A phone whose WebSocket goes through the test, which can slip in messages of its own either way."""
+    phone = phones(**kwargs)
     routes = []
 
     def route(ws) -> None:
-        ws.connect_to_server()  # everything passes through both ways
-        routes.append(ws)
+        server = ws.connect_to_server()  # everything passes through both ways
+        routes.append(SimpleNamespace(send=ws.send, server=server))  # send: to the page; server.send: as the page
 
     phone.page.route_web_socket(re.compile(r"/ws/"), route)
     phone.open(url)
@@ -575,25 +813,32 @@ def routed_phone(phones, url: str):
 
 
 def test_text_from_the_table_is_shown_as_text_never_as_html(live, phones):
-    script = (STATIC / "app.js").read_text()
-    for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"):
-        assert sink not in script
+    for script in [STATIC / "app.js", *(STATIC / "boards").glob("*.js")]:
+        text = script.read_text()
+        for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"):
+            assert sink not in text, f"{script.name}: {sink}"
     table = live(position=ROUND, scripted=[ZOMBIE_DICE])
     red, routes = routed_phone(phones, table.seat_url("red"))
-    expect(red.question.locator(".question-title")).to_have_text("Vote: Chief election")
+    red.shows_question("vote")
     view = table.call(table.table.view, "red")
     attack = '<img src=/nothing id=injected onerror="window.pwned=1">'
     view["warnings"] = [attack]
     view["cup_rolls"] = [{"commitment": attack, "count": 4}]
     view["players"] = [*view["players"], attack]
     view["characters"][attack] = {"<b>pinup</b>": 1}
+    view["narration"] = [{"key": "page.refused", "params": {"message": attack}, "round": 3, "act": True}]
+    view["question"]["title"] = {"key": attack, "params": {}}
+    view["question"]["choices"][0]["label"] = {"key": "page.server_error", "params": {"message": attack}}
     routes[-1].send(json.dumps({"v": 1, "type": "state", "view": view, "connected": []}))
     routes[-1].send(json.dumps({"v": 1, "type": "error", "code": "refused", "message": attack}))
-    expect(red.page.locator("#error .error-text")).to_have_text("Refused: " + attack)
-    expect(red.page.locator("#board .warning")).to_have_text("Warning: " + attack)
+    expect(red.page.locator("#error .error-text")).to_have_text(say("page.refused", message=attack))
+    expect(red.page.locator("#board .warning")).to_have_text(say("page.warning") + " " + attack)
     expect(red.page.locator("#fairness code")).to_have_text(attack)
+    expect(red.page.locator("#narration .line-text")).to_have_text(say("page.refused", message=attack))
+    expect(red.question.locator(".question-title")).to_have_text(attack)
+    expect(red.question.locator("button.option").first).to_have_text(say("page.server_error", message=attack))
     expect(red.page.locator("#board .location[data-location='1'] .people")).to_contain_text(
-        re.compile(re.escape(attack) + r"\s*<b>pinup</b>"))
+        re.compile(re.escape(attack) + r"\s*.*<b>pinup</b>"))
     assert red.page.locator("#injected, b").count() == 0
     assert red.page.evaluate("window.pwned") is None
 
@@ -602,7 +847,7 @@ def test_the_wifi_name_is_shown_as_text_on_the_host_page(live, phones):
     ssid = '<img src=/nothing id=injected onerror="window.pwned=1">'
     table = live(position=ROUND, scripted=[ZOMBIE_DICE], wifi=(ssid, "password"))
     host = phones(table.host_url)
-    expect(host.page.locator(".qr-card.wifi figcaption")).to_have_text("First join the table's Wi-Fi: " + ssid)
+    expect(host.page.locator(".qr-card.wifi figcaption")).to_have_text(say("page.wifi_qr", ssid=ssid))
     assert host.page.locator("#injected").count() == 0
     assert host.page.evaluate("window.pwned") is None
 
@@ -622,9 +867,58 @@ def test_the_page_is_served_with_a_strict_content_security_policy_and_no_inline_
     assert not re.search(r"https?://", html)  # nothing fetched from outside
     # The stylesheet and scripts run under that policy (a violation would be a console error: see the fixture).
     assert red.page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(22, 24, 29)"
-    for static in ("app.js", "i18n.js", "sha256.js", "style.css", "manifest.json"):
+    boards = [f"boards/{p.name}" for p in (STATIC / "boards").iterdir()]
+    for static in ("app.js", "sha256.js", "style.css", "manifest.json", *boards):
         response = red.page.request.get(table.server.url(f"/static/{static}"))
-        assert response.ok and "default-src 'none'" in response.headers["content-security-policy"]
+        assert response.ok and "default-src 'none'" in response.headers["content-security-policy"], static
+    response = red.page.request.get(table.server.url("/i18n/vi.json"))
+    assert response.ok and "default-src 'none'" in response.headers["content-security-policy"]
+
+
+# -- the shell knows no game --------------------------------------------------------------------------------
+
+# Mall of Horror's words and knowledge: only its board renderer (static/boards/) may hold them.
+MALL_WORDS = re.compile(
+    r"Pin-?up|Tough Guy|Gunman|Little Girl|Restroom|Cachou|Megatoys|Parking|Supermarket|Security HQ|"
+    r"Security Camera|Chief|Threat|Sprint|Weapon|Shotgun|Chainsaw|Grenades|Fire Axe|Baseball Bat|"
+    r"\bpinup\b|\btough\b|\bgunman\b|\bgirl\b|\bcamera\b|\bweapon\b|\bhardware\b|\bsprint\b|\bthreat\b|"
+    r"\bmall\b|horror|capacit|\bLOCATIONS\b|\btruck\b|\bvictim\b|\bchief\b|"
+    r"[\"'](go|vote|give|move|play|pass|kills)[\"']|\.(go|vote|give|move|play|kills)\b(?!-)|"  # its verbs
+    r"[{,]\s*(go|vote|give|move|play|pass|kills)\s*:|"
+    r"\b1\s*,\s*2\s*,\s*3\s*,\s*4\s*,\s*5\s*,\s*6\b",  # its six locations
+    re.IGNORECASE)
+
+
+def test_no_mall_of_horror_word_is_left_in_the_shell():
+    for name in ("app.js", "index.html", "style.css"):
+        text = (STATIC / name).read_text()
+        if name == "index.html":  # the page loads every board's renderer, by name
+            text = re.sub(r"/static/boards/[a-z0-9-]+\.(js|css)", "", text)
+        found = sorted({m.group(0) for m in MALL_WORDS.finditer(text)})
+        assert not found, f"{name} knows Mall of Horror: {found}"
+    # The game's names from its own catalogue too (in English, as a developer would write them).
+    names = [text for key, text in catalogue().messages["en"].items() if isinstance(text, str)
+             and re.match(r"mall\.(location|character|card)\.", key)]
+    for name in ("app.js", "index.html", "style.css"):
+        text = (STATIC / name).read_text()
+        for word in names:
+            word = re.sub(r"^\d+\s+", "", word)
+            assert word not in text, f"{name} holds {word!r}"
+    assert MALL_WORDS.search('{"seat": "red", "go": 4}') and MALL_WORDS.search("action.vote")  # the check bites
+
+
+def test_without_its_board_renderer_the_page_still_shows_the_question_and_the_narration(live, phones):
+    table = live(position=ROUND, scripted=[ZOMBIE_DICE])
+    table.answer({"seat": "red", "vote": "blue"})
+    table.answer({"seat": "blue", "vote": "blue"})  # Blue is elected: some narration
+    blue = phones()
+    blue.page.route(re.compile(r"/static/boards/.*\.js$"), lambda route: route.fulfill(
+        status=200, body="", content_type="text/javascript"))  # a board with no renderer
+    blue.open(table.seat_url("blue"))
+    blue.shows_question("chief")
+    expect(blue.page.locator("#board .no-board")).to_have_text(say("page.no_board"))
+    blue.narration_matches()
+    blue.answer({"seat": "blue", "go": 6})
 
 
 # -- the fairness of the cup ----------------------------------------------------------------------------------
@@ -650,8 +944,8 @@ def test_a_commitment_that_does_not_match_its_dice_is_flagged(live, phones):
         {"commitment": commit([1, 2, 3, 4], nonce), "count": 4, "dice": [6, 2, 3, 4], "nonce": nonce},
     ]
     routes[-1].send(json.dumps({"v": 1, "type": "state", "view": view, "connected": []}))
-    expect(red.page.locator("#fairness .roll[data-roll='1'] .verify")).to_have_text("✓ verified")
-    expect(red.page.locator("#fairness .roll[data-roll='2'] .verify")).to_have_text("✗ does not match")
+    expect(red.page.locator("#fairness .roll[data-roll='1'] .verify")).to_have_text(say("page.verified"))
+    expect(red.page.locator("#fairness .roll[data-roll='2'] .verify")).to_have_text(say("page.mismatch"))
 
 
 # -- the host -------------------------------------------------------------------------------------------------
@@ -665,7 +959,7 @@ def test_the_host_shows_the_qr_codes_closes_a_ballot_and_answers_for_a_missing_p
     cards = host.page.locator("#join .qr-card")
     expect(cards).to_have_count(6)
     expect(cards.first).to_have_class(re.compile(r"\bwifi\b"))  # the Wi-Fi first: phones join the network
-    expect(cards.first.locator("figcaption")).to_have_text("First join the table's Wi-Fi: TableNet")
+    expect(cards.first.locator("figcaption")).to_have_text(say("page.wifi_qr", ssid="TableNet"))
     token = table.server.tokens.host
     sources = [img.get_attribute("src") for img in cards.locator("img").all()]
     assert sources == [f"/qr/{token}/{what}.svg" for what in ("wifi", "red", "blue", "yellow", "green", "watch")]
@@ -678,32 +972,40 @@ def test_the_host_shows_the_qr_codes_closes_a_ballot_and_answers_for_a_missing_p
     red = phones(table.seat_url("red"))
     expect(host.page.locator("#host .phone[data-seat=red]")).to_have_text(re.compile(r"Red\s*✓ connected"))
     expect(host.page.locator("#host .phone[data-seat=blue]")).to_have_text(re.compile(r"Blue\s*✗ not connected"))
-    red.vote("Blue")
+    red.vote("blue")
     # Blue's phone is missing: the host answers for Blue, from the table's screen.
     answer_for = host.page.locator("#host .answer-for")
     expect(answer_for.locator(".seat-pick")).to_have_text([re.compile(r"■\s*Blue")])
-    expect(answer_for.locator(".question-title")).to_have_text("Vote: the victim at 1 Restroom")
-    answer_for.locator("button.option", has_text="Red").click()
+    host.shows_said(answer_for.locator(".question-title"),
+                    lambda: said(host.states()[-1]["host"]["questions"]["blue"]["title"]))
+    answer_for.locator(answer_selector({"seat": "blue", "vote": "red"})).click()
     expect(host.page.locator("#revealed .leaders")).to_have_text(re.compile(r"Tie:\s*●\s*Red\s*■\s*Blue"))
     # The re-vote: Red votes; the host closes the ballot, and the missing voters abstain.
-    expect(red.question.locator(".revote")).to_be_visible()
-    red.vote("Blue")
+    red.wait_until(lambda: (red.asked() or {}).get("title", {}).get("params", {}).get("colours") == ["red", "blue"]
+                   and "revealed" in red.view(), "the re-vote")
+    red.shows_question("vote")
+    red.vote("blue")
     close = host.page.locator("#close-ballot")
     expect(close).to_be_enabled()
     host.page.screenshot(path=tmp_path / "host.png", full_page=True)
     close.click()
     revealed = host.page.locator("#revealed")
-    expect(revealed.locator("h2")).to_have_text("Ballots revealed — victim at 1 Restroom (re-vote)")
-    expect(revealed.locator(".ballot-row[data-voter=yellow]")).to_have_text(shows("Yellow 1 vote → did not vote"))
+    host.shows_said(revealed.locator("h2"), say("page.revealed", purpose=purpose(
+        {"purpose": "victim", "location": 1})) + " (" + say("page.revote") + ")")
+    expect(revealed.locator(".ballot-row[data-voter=yellow]")).to_have_text(
+        shows(f"Yellow {say('page.votes', count=1)} → {say('page.abstained')}"))
     expect(revealed.locator(".leaders")).to_have_text(re.compile(r"Chosen:\s*■\s*Blue"))
-    expect(host.page.locator("#host .received")).to_have_text("Done ✓")
+    expect(host.page.locator("#host .received")).to_have_text(say("page.done"))
     expect(close).to_be_disabled()
     expect(red.page.locator("#revealed .leaders")).to_have_text(re.compile(r"Chosen:\s*■\s*Blue"))
-    # The options sent to the host for a missing seat are public: the host's frames hold no one's secrets.
+    host.narration_matches()
+    # The questions sent to the host for a missing seat are public: the host's frames hold no one's secrets.
     host_states = host.states()
-    assert any(state["host"]["options"] for state in host_states)
+    assert any(state["host"]["questions"] for state in host_states)
     for state in host_states:
-        assert not {"ballot", "destination", "cup_seen", "options"} & set(state["view"])
+        assert not {"ballot", "destination", "cup_seen", "question", "narration_mine"} & set(state["view"])
+        for asked in state["host"]["questions"].values():
+            assert not asked["answered"]  # a voter who has voted is not asked for again
 
 
 def test_the_host_can_take_back_an_answer_given_for_a_seat(live, phones):
@@ -712,44 +1014,66 @@ def test_the_host_can_take_back_an_answer_given_for_a_seat(live, phones):
     undo = host.page.locator("#undo")
     expect(undo).to_be_disabled()
     answer_for = host.page.locator("#host .answer-for")
-    expect(answer_for.locator(".question-title")).to_have_text("Move one character to your destination, 6 Supermarket")
-    answer_for.locator("button.option", has_text="Tough Guy: 3 Megatoys → 6 Supermarket").click()
-    expect(host.page.locator("#board .location[data-location='6']")).to_contain_text("Tough Guy")
-    expect(undo).to_have_text("Undo the last answer (1 possible)")
+    host.shows_said(answer_for.locator(".question-title"),
+                    lambda: said(host.states()[-1]["host"]["questions"]["red"]["title"]))
+    answer_for.locator(answer_selector({"seat": "red", "move": "tough"})).click()
+    expect(host.page.locator("#board .location[data-location='6']")).to_contain_text(character("tough"))
+    expect(undo).to_have_text(say("page.undo_n", count=1))
+    undo.click()  # a confirmation first: a mis-tap takes nothing back
+    expect(host.page.locator("#host .confirm")).to_contain_text(say("page.undo_confirm"))
+    host.page.locator("#undo-cancel").click()
+    expect(host.page.locator("#host .confirm")).to_have_count(0)
+    expect(undo).to_be_enabled()
+    expect(host.page.locator("#board .location[data-location='6']")).to_contain_text(character("tough"))
     undo.click()
+    host.page.locator("#undo-yes").click()
     expect(undo).to_be_disabled()
     megatoys = host.page.locator("#board .location[data-location='3'] .people")
-    expect(megatoys).to_contain_text(shows("● Red Tough Guy"))
+    expect(megatoys).to_contain_text(shows("● Red " + character("tough")))
     expect(answer_for.locator(".seat-pick")).to_have_text([re.compile(r"●\s*Red")])
+    undone = host.view()["undone"]  # what the undo took back is said, struck through
+    assert undone, "the undo takes back a narrated move"
+    expect(host.page.locator("#narration .taken-back")).to_have_count(len(undone))
+    host.shows_said(host.page.locator("#narration .taken-back .line-text").first, said(undone[0]))
 
 
 def test_the_host_sets_up_a_new_game_and_old_seats_are_sent_away(live, phones):
     table = live(game=False)
     host = phones(table.host_url, viewport=WIDE)
     form = host.page.locator("#newgame")
-    expect(form.locator("h2")).to_have_text("New game")
+    expect(form.locator("h2")).to_have_text(say("page.new_game") + " · " + say("mall.title"))
     start = host.page.locator("#start-game")
     expect(start).to_be_disabled()
     for colour in ("red", "yellow", "blue"):
         form.locator(f".colour-pick[data-colour={colour}]").click()
     expect(form.locator(".seating li")).to_have_text([re.compile(r"●\s*Red"), re.compile(r"▲\s*Yellow"),
                                                       re.compile(r"■\s*Blue")])
-    host.page.locator("#opt-end-timing").select_option("round_end")
+    games = host.states()[-1]["host"]["games"]
+    mall = next(g for g in games if g["game"] == "mall-of-horror")
+    for option in mall["options"]:  # every table option, labelled, its default chosen
+        select = form.locator(f"select[data-option={option['name']}]")
+        host.shows_said(select.locator("xpath=.."), said(option["label"]) + "".join(
+            said(c["label"]) for c in option["choices"]))
+        expect(select.locator("option:checked")).to_have_text(
+            said(next(c["label"] for c in option["choices"] if c["value"] == option["default"])))
+    form.locator("select[data-option=end_timing]").select_option("round_end")
     start.click()
     expect(host.page.locator("#join .qr-card.seat")).to_have_count(3)
-    expect(host.page.locator("#board .phase")).to_have_text("Setup · placement of the characters")
+    expect(host.page.locator("#board .phase")).to_have_text(say("mall.board.setup", phase="placement"))
     assert table.call(lambda: table.table.state.options.end_timing) == "round_end"
+    sent = [json.loads(f) for f in host.sent if json.loads(f).get("type") == "new_game"]
+    assert sent[-1]["game"] == "mall-of-horror" and sent[-1]["players"] == ["red", "yellow", "blue"]
 
     red = phones(table.seat_url("red"))
-    expect(red.question.locator(".question-title")).to_contain_text("Place a character (dice: ")
-    expect(red.question.locator("button.option").first).to_have_text(
-        re.compile(r"^(Pin-up|Tough Guy|Gunman|Little Girl) → \d (Restroom|Megatoys|Parking|Security HQ|Supermarket)$"))
+    asked = red.shows_question("place")
+    first = asked["choices"][0]
+    red.shows_said(red.choice(first["action"]).locator(".option-label"), said(first["label"]))
     host.page.locator("#newgame summary").click()
     for colour in ("red", "yellow", "blue"):
         expect(form.locator(f".colour-pick[data-colour={colour}]")).to_have_attribute("aria-pressed", "true")
     start.click()
-    expect(red.page.locator("#notice")).to_have_text("A new game has started: scan your new seat's QR code.")
-    expect(red.status).to_have_text("Disconnected")
+    expect(red.page.locator("#notice")).to_have_text(say("page.new_game_started"))
+    expect(red.status).to_have_text(say("page.status.stopped"))
     expect(red.question).to_be_hidden()
 
 
@@ -760,24 +1084,26 @@ def test_a_second_device_takes_the_seat_over_and_the_first_stays_away(live, phon
     table = live(position=ROUND, scripted=[ZOMBIE_DICE])
     first = phones(table.seat_url("red"))
     second = phones(table.seat_url("red"))
-    expect(first.page.locator("#notice .notice-text")).to_have_text("This seat was opened on another device.")
-    expect(first.status).to_have_text("Disconnected")
+    expect(first.page.locator("#notice .notice-text")).to_have_text(say("page.taken_over"))
+    expect(first.status).to_have_text(say("page.status.stopped"))
     expect(first.question).to_be_hidden()
     first.page.wait_for_timeout(1500)  # three reconnection delays: a wrong reconnect would take the seat back
     assert first.sockets == 1
     expect(second.page.locator("#notice")).to_be_hidden()
-    second.vote("Blue")
+    second.vote("blue")
 
 
 def test_a_phone_reconnects_after_the_network_drops_and_keeps_its_ballot(live, phones):
     table = live(position=ROUND, scripted=[ZOMBIE_DICE])
     red = phones(table.seat_url("red"))
-    red.vote("Blue")
+    red.vote("blue")
     table.drop_connections()
+    expect(red.question.locator(".offline")).to_have_text(say("page.offline"))  # no tap lost in the gap
     red.wait_until(lambda: red.sockets == 2, "a new connection")
     expect(red.status).to_have_class(re.compile(r"\bconnected\b"))
-    expect(red.question.locator(".received")).to_have_text("Vote received ✓")
-    red.peek_shows("Your vote: ■ Blue")
+    expect(red.question.locator(".received")).to_have_text(say("page.vote_received"))
+    expect(red.question.locator(".offline")).to_have_count(0)
+    red.peek_shows(say("page.your_vote") + " ■ Blue")
 
 
 def test_a_phone_that_comes_back_after_a_new_game_is_told_its_link_is_gone(live, phones):
@@ -785,8 +1111,8 @@ def test_a_phone_that_comes_back_after_a_new_game_is_told_its_link_is_gone(live,
     red = phones(table.seat_url("red"))
     table.call(table.server.tokens.for_game, None, FOUR)  # new seat tokens while the phone slept
     table.drop_connections()
-    expect(red.page.locator("#notice")).to_have_text(re.compile("This link is not \\(or no longer\\) a seat"))
-    expect(red.status).to_have_text("Disconnected")
+    expect(red.page.locator("#notice")).to_have_text(say("page.unknown_token"))
+    expect(red.status).to_have_text(say("page.status.stopped"))
     red.page.wait_for_timeout(1000)
     assert red.sockets == 2
 
@@ -800,8 +1126,7 @@ def test_the_phone_remembers_its_seat_link(live, phones):
     expect(red.page.locator("#who")).to_have_text(shows("You are ● Red"))
     stranger = phones()
     stranger.page.goto(table.server.url("/static/index.html"))
-    expect(stranger.page.locator("#notice")).to_have_text(
-        "This page needs a seat's link. Scan the QR code on the table's screen.")
+    expect(stranger.page.locator("#notice")).to_have_text(say("page.no_token"))
 
 
 # -- cards ----------------------------------------------------------------------------------------------------
@@ -810,16 +1135,25 @@ def test_the_phone_remembers_its_seat_link(live, phones):
 def test_a_security_camera_lets_its_player_peek_at_the_dice_too(live, phones):
     table = live(position={**ROUND, "hands": {**NO_CARDS, "yellow": 1}}, scripted=[ZOMBIE_DICE])
     red, blue, yellow = (phones(table.seat_url(seat)) for seat in ("red", "blue", "yellow"))
-    red.vote("Red")
-    blue.answer("Blue")
-    expect(yellow.question.locator(".question-title")).to_have_text(
-        "Zombie arrival: play Security Camera to look at the dice, or pass")
-    expect(yellow.question.locator("button.option")).to_have_text(["Pass", "Security Camera"])
+    red.vote("red")
+    blue.answer({"seat": "blue", "vote": "blue"})
+    asked = yellow.shows_question("window")
+    assert asked["kind"] == "cards"
+    camera = {"seat": "yellow", "play": "camera"}
+    # The card is folded behind "Play a card…"; passing is one tap.
+    expect(yellow.question.locator("button.option")).to_have_count(1)
+    expect(yellow.choice({"seat": "yellow", "pass": True})).to_be_visible()
+    expect(yellow.choice(camera)).to_have_count(0)
+    expect(yellow.question.locator("button.play-card")).to_have_text(say("page.play_card"))
     assert yellow.page.locator(".peek-button").count() == 0
-    yellow.answer("Security Camera")
+    yellow.unfold_cards()
+    card = next(c for c in asked["choices"] if c["action"] == camera)
+    yellow.shows_said(yellow.choice(camera).locator(".option-label"), said(card["label"]))
+    yellow.shows_said(yellow.choice(camera).locator(".option-note"), said(card["note"]))
+    yellow.answer(camera)
     expect(yellow.page.locator("#secrets .peek-button")).to_be_visible()
-    assert yellow.peek() == "Zombie dice: 1 4 5 5"
-    assert blue.peek() == "Zombie dice: 1 4 5 5"
+    assert yellow.peek().startswith(say("mall.board.zombie_dice") + " 1 4 5 5")
+    assert blue.peek().startswith(say("mall.board.zombie_dice") + " 1 4 5 5")
     assert red.page.locator("#secrets .peek-button, .die").count() == 0
     assert not any("cup_seen" in frame for frame in red.frames)
 
@@ -827,22 +1161,32 @@ def test_a_security_camera_lets_its_player_peek_at_the_dice_too(live, phones):
 def test_card_windows_and_sprints_are_labelled_with_the_cards_names(live, phones):
     table = live(position={**ATTACK, "hands": {**NO_CARDS, "red": 1}})
     red = phones(table.seat_url("red"))
-    expect(red.question.locator(".question-title")).to_have_text("Zombie attack at 1 Restroom: play cards or pass")
-    expect(red.question.locator("button.option")).to_have_text([
-        "Pass", "Threat", "Hardware", "Hidden: Pin-up", "Weapon: kill 2 (Shotgun, Chainsaw, Grenades)",
-        "Weapon: kill 1 (Gun, Fire Axe, Baseball Bat)"])
-    red.answer("Threat")
-    expect(red.question.locator(".question-title")).to_have_text("Vote: the victim at 1 Restroom")
-    expect(red.question).to_contain_text("Your votes: 2")  # 1 for his Pin-up, 1 for the Threat
+    asked = red.shows_question("window")
+    cards = [c for c in asked["choices"] if c.get("group") == "card"]
+    assert [c["action"].get("play") for c in cards] == ["threat", "hardware", "hidden", "weapon", "weapon"]
+    expect(red.question.locator("button.option")).to_have_count(len(asked["choices"]) - len(cards))
+    red.unfold_cards()
+    buttons = red.question.locator(".options.cards button.option")
+    expect(buttons).to_have_count(len(cards))
+    assert [json.loads(b.get_attribute("data-answer")) for b in buttons.all()] == [c["action"] for c in cards]
+    for card in cards:
+        red.shows_said(red.choice(card["action"]).locator(".option-label"), said(card["label"]))
+        red.shows_said(red.choice(card["action"]).locator(".option-note"), said(card["note"]))
+    red.answer({"seat": "red", "play": "threat"})
+    assert red.shows_question("vote")["title"]["params"]["count"] == 2  # 1 for his Pin-up, 1 for the Threat
 
     table = live(position={**MOVE, "hands": {**NO_CARDS, "red": 1}})
     red = phones(table.seat_url("red"))
-    expect(red.option("Sprint → 4 Parking")).to_be_visible()
-    expect(red.option("Sprint → 2 Cachou")).to_have_count(0)  # closed
-    red.answer("Sprint → 4 Parking")
-    expect(red.question.locator(".question-title")).to_have_text("Sprint: which character runs?")
-    expect(red.question.locator("button.option")).to_have_text(
-        ["Pin-up (1 Restroom)", "Tough Guy (3 Megatoys)", "Gunman (5 Security HQ)"])
+    red.shows_question("move")
+    red.unfold_cards()
+    expect(red.choice({"seat": "red", "play": "sprint", "go": 4})).to_be_visible()
+    expect(red.choice({"seat": "red", "play": "sprint", "go": 2})).to_have_count(0)  # closed
+    red.answer({"seat": "red", "play": "sprint", "go": 4})
+    asked = red.shows_question("sprint")
+    assert [json.loads(b.get_attribute("data-answer")) for b in red.question.locator("button.option").all()] == [
+        {"seat": "red", "move": kind} for kind in ("pinup", "tough", "gunman")]
+    for choice in asked["choices"]:
+        red.shows_said(red.choice(choice["action"]).locator(".option-label"), said(choice["label"]))
 
 
 def test_the_truck_searcher_gives_a_card_by_colour(live, phones):
@@ -850,23 +1194,25 @@ def test_the_truck_searcher_gives_a_card_by_colour(live, phones):
                            "characters": {"red": {"pinup": 4}, "blue": {"pinup": 6, "tough": 6},
                                           "yellow": {"pinup": 3}, "green": {"pinup": 1}}})
     red = phones(table.seat_url("red"))
-    expect(red.question.locator(".question-title")).to_have_text("Give one of the truck's cards to:")
+    red.shows_question("gift")
     expect(red.question.locator("button.option")).to_have_text([shows("■ Blue"), shows("▲ Yellow"), shows("◆ Green")])
-    red.answer("Green")
-    expect(red.page.locator("#board .hands")).to_have_text(shows("Action cards in hand: ● Red 1 ■ Blue 0 ▲ Yellow 0 "
-                                                                 "◆ Green 1 · Truck deck: 8"))
+    red.answer({"seat": "red", "give": "green"})
+    expect(red.page.locator("#board .hands")).to_have_text(shows(
+        f"{say('mall.board.hands')} ● Red 1 ■ Blue 0 ▲ Yellow 0 ◆ Green 1 · {say('mall.board.deck', count=8)}"))
+    red.narration_matches()
 
 
 def test_the_host_gives_the_next_pad_pressed_to_a_seat_and_sees_the_hubs_news(live, phones):
     table = live(position=MOVE)
     given = []
-    table.server.give_pad = lambda seat: (given.append(seat), table.server.notice(f"press a pad for {seat}"))
+    news = Message("pads.press_to_give", {"seat": "blue"})
+    table.server.give_pad = lambda seat: (given.append(seat), table.server.notice(news))
     host = phones(table.host_url, viewport=WIDE)
     table.call(table.server._changed)  # the host learns there is a pad hub
     give = host.page.locator("#host .give-pad")
-    expect(give).to_contain_text("Give the next pad pressed on the hub to:")
+    expect(give).to_contain_text(say("page.give_pad"))
     give.locator("button.seat-pick", has_text="Blue").click()
-    expect(host.page.locator("#host .received")).to_have_text("press a pad for blue")
+    expect(host.page.locator("#host .received")).to_have_text(say(news.key, **news.params))
     assert given == ["blue"]
 
 
@@ -875,3 +1221,53 @@ def test_without_a_pad_hub_the_host_page_offers_no_pads(live, phones):
     host = phones(table.host_url, viewport=WIDE)
     expect(host.page.locator("#host .answer-for")).to_be_visible()
     assert host.page.locator("#host .give-pad").count() == 0
+
+
+# -- screenshots for a person to look at -----------------------------------------------------------------------
+
+SIZES = {"phone": {"width": 390, "height": 844}, "small": {"width": 800, "height": 480}}
+
+
+@pytest.mark.parametrize("locale", list(GLOSSARY))
+def test_screenshots_of_the_main_screens_in_every_language(live, phones, locale):
+    """Screens kept in tests/screenshots/ for a person to check by eye: a ballot, a secret pick, the Chief's
+    peek, a card window, the narration after a reveal, the host's screen; nothing overflows sideways."""
+    lang = LOCALES[locale]
+    folder = SCREENSHOTS / lang
+    folder.mkdir(parents=True, exist_ok=True)
+    for size, viewport in SIZES.items():
+        table = live(position={**ROUND, "hands": {**NO_CARDS, "yellow": 1}}, scripted=[ZOMBIE_DICE],
+                     wifi=("TableNet", "zombies!"))
+        red, blue, yellow = (phones(table.seat_url(seat), locale=locale, viewport=viewport, touch=True)
+                             for seat in ("red", "blue", "yellow"))
+        host = phones(table.host_url, locale=locale, viewport=viewport, touch=True)
+
+        def shot(phone: Phone, name: str, size: str = size) -> None:
+            wide = phone.page.evaluate("document.documentElement.scrollWidth > document.documentElement.clientWidth")
+            assert not wide, f"{name} scrolls sideways at {size} in {lang}"
+            phone.page.screenshot(path=folder / f"{size}-{name}.png")
+
+        red.shows_question("vote")
+        shot(red, "1-ballot")
+        red.vote("blue")
+        shot(red, "2-vote-received")
+        shot(host, "3-host")
+        blue.answer({"seat": "blue", "vote": "blue"})
+        yellow.shows_question("window")
+        yellow.unfold_cards()
+        shot(yellow, "4-card-window")
+        blue.page.locator("#secrets .peek-button").dispatch_event("pointerdown", {"pointerType": "touch",
+                                                                                  "isPrimary": True})
+        expect(blue.page.locator(".peek-secret")).to_have_count(1)
+        shot(blue, "5-chief-peeking")
+        blue.page.locator("#secrets .peek-button").dispatch_event("pointerup", {"pointerType": "touch"})
+        yellow.answer({"seat": "yellow", "pass": True})
+        blue.answer({"seat": "blue", "go": 6})
+        red.shows_question("secret")
+        shot(red, "6-secret-destination")
+        red.page.locator("#narration").scroll_into_view_if_needed()
+        shot(red, "7-narration")
+        host.page.locator("#board").scroll_into_view_if_needed()
+        shot(host, "8-host-board")
+        for phone in (red, blue, yellow, host):
+            phone.close()

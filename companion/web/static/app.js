@@ -207,7 +207,7 @@
       if (event) event.preventDefault();
       if (shown) return;
       shown = h("div", { class: "peek-secret", role: "status" }, secret());
-      wrap.prepend(shown);  // above the finger
+      wrap.append(shown);
       button.classList.add("held");
       peeks.add(entry);
     };
@@ -1027,6 +1027,9 @@
     paint();
     connect();
   }
+
+  // For tests and assistive tools: the page's own rendering of a catalogue message, in its language.
+  window.Page = Object.freeze({ say, get lang() { return words.lang; } });
 
   start();
 })();

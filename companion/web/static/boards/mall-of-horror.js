@@ -44,7 +44,7 @@
       : ctx.t("mall.board.setup", { phase: view.phase });
     out.push(h("p", { class: "phase" }, phase));
     if (view.chief) {
-      out.push(h("p", { class: "chief" }, labelled(ctx, "mall.board.chief", {}, ctx.chip(view.chief, "chief"),
+      out.push(h("p", { class: "chief" }, labelled(ctx, "mall.board.chief", {}, ctx.chip(view.chief, "is-chief"),
         view.elected ? [" ", h("span", { class: "badge elected" }, "✓ " + ctx.t("mall.board.elected"))] : null)));
     }
     if (view.chief_destination) {
