@@ -316,6 +316,9 @@ def test_the_cup_is_refused_with_a_code():
     ({"chief": "red", "characters": {"blue": {"pinup": 1}}}, "mall.position.chief_out", {"colour": "red"}),
     ({"phase": "move", "destinations": {"red": 1}, "cup": [1, 1, 1, 1]}, "mall.position.missing_destinations",
      {"phase_name": "move", "colours": ["blue", "yellow", "green"]}),
+    ({"phase": "attack", "characters": {"red": {"pinup": 1, "tough": 3}, "yellow": {"tough": 3},
+                                        "green": {"gunman": 5, "pinup": 5}}, "destinations": {"red": 3}},
+     "mall.position.missing_zombie_destinations", {"colours": ["blue"]}),
 ])
 def test_a_position_is_refused_with_a_code(position, code, params):
     refused = code_of(lambda: mall.start(list(FOUR), None, position))

@@ -133,6 +133,20 @@ def test_replay_position_fields_of_an_output_at_the_start_of_a_phase_continue_th
     assert book(output(replay(tmp_path, script_of(events[cut:], position=position), "after.json"))) == final
 
 
+def test_a_position_at_attack_needs_a_destination_only_for_players_with_no_character_left(tmp_path):
+    # Blue is out: his zombie goes where he chose. The others have moved already: where they went is on the board.
+    position = {"phase": "attack", "characters": {"red": {"pinup": 1, "tough": 3, "gunman": 5},
+                                                  "yellow": {"pinup": 6, "tough": 3}, "green": {"pinup": 3}},
+                "destinations": {"blue": 6}}
+    record = output(replay(tmp_path, {"game": "mall-of-horror", "players": FOUR, "position": position}))
+    assert record["round"] == 2  # no breach anywhere: the round ended
+    assert record["zombies"]["6"] == 1  # Blue's zombie
+    del position["destinations"]
+    line = one_line_error(replay(tmp_path, {"game": "mall-of-horror", "players": FOUR, "position": position}))
+    assert line.endswith("a position at attack needs the destination of every player with no character left "
+                         "(his zombie goes there); missing: Blue")
+
+
 def start_of_a_destination_phase(events: list[dict]) -> int:
     """How many events lead to the first moment of round 2's destination phase (nobody has chosen yet)."""
     state = mall.start(FOUR)

@@ -84,10 +84,14 @@ def from_position(players: tuple[str, ...], options: Options, position: object) 
         cup = tuple(cup)
     if phase not in ("destination", "move", "attack") and (cup is not None or destinations):
         raise IllegalAction("mall.position.cup_phase", fields="cup, destinations", phases="destination, move, attack")
-    if phase in ("move", "attack"):
+    if phase == "move":
         missing = [p for p in players if p not in destinations]
         if missing:
             raise IllegalAction("mall.position.missing_destinations", phase_name=phase, colours=missing)
+    if phase == "attack":  # the moves are made: only a zombie player's destination still counts (his zombie)
+        missing = [p for p in players if p not in destinations and not any(c.colour == p for c in characters)]
+        if missing:
+            raise IllegalAction("mall.position.missing_zombie_destinations", colours=missing)
 
     state = State(
         players=players, options=options, chief=chief, characters=characters, zombies=zombies, closed=closed,
