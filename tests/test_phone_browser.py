@@ -340,6 +340,19 @@ class Phone:
         seen: list[str] = []
         self.wait_until(lambda: seen.append(self.peek()) or seen[-1] == expected, f"the peek to show {expected!r}")
 
+    def private_lines(self) -> list[str]:
+        """Hold the narration's peek and read this seat's own lines (they are in the page only while held)."""
+        button = self.page.locator("#narration .peek-button")
+        lines = self.page.locator("#narration .peek-secret .line-text")
+        expect(lines).to_have_count(0)
+        button.hover()
+        self.page.mouse.down()
+        expect(self.page.locator("#narration .peek-secret")).to_have_count(1)
+        shown = [bare(t) for t in lines.all_text_contents()]
+        self.page.mouse.up()
+        expect(lines).to_have_count(0)
+        return shown
+
     def narration_matches(self) -> None:
         """The narration on the page is this round's, latest first, each line as the catalogue says it."""
         def lines() -> tuple[list, list]:
@@ -405,7 +418,10 @@ def character(kind: str, lang: str = "en") -> str:
 
 
 def purpose(vote: dict) -> dict:
-    return {"key": f"mall.purpose.{vote['purpose']}", "params": {"location": vote["location"]}}
+    """What a revealed vote was for, as its board says it (a victim vote says where)."""
+    if vote["purpose"] == "victim":
+        return {"key": "mall.board.vote_at", "params": {"purpose": "victim", "location": vote["location"]}}
+    return {"key": f"mall.purpose.{vote['purpose']}", "params": {}}
 
 
 # -- a whole round from phones --------------------------------------------------------------------------------
@@ -444,6 +460,13 @@ def test_a_whole_round_is_played_from_four_phones(live, phones, tmp_path):
         phone.narration_matches()
 
     # c) The zombies arrive: the elected Chief alone may look, and only while he holds the button.
+    mine = blue.view()["narration_mine"]  # what the dice show, said to the Chief alone
+    assert mine and all(not phone.view()["narration_mine"] for phone in (red, yellow, green))
+    assert "narration_mine" not in spectator.view()
+    assert blue.private_lines() == [said(entry) for entry in reversed(mine)]
+    expect(blue.page.locator("#narration .peek-button")).to_have_text(say("page.peek_mine"))
+    for other in (red, yellow, green, spectator):
+        expect(other.page.locator("#narration .peek-button")).to_have_count(0)
     expect(blue.page.locator("#secrets .peek-button")).to_have_text(say("page.peek_dice"))
     assert blue.page.locator(".die").count() == 0
     peeked = blue.peek()

@@ -541,8 +541,10 @@
       h("h2", {}, t("page.narration")),
       undone.length ? h("div", { class: "undone" }, h("h3", {}, t("page.undone")),
         h("ul", { class: "lines" }, undone.map((entry) => lineItem(entry, "taken-back")))) : null,
-      mine.length ? h("div", { class: "mine" }, h("h3", {}, t("page.narration_mine")),
-        h("ul", { class: "lines" }, mine.map((entry) => lineItem(entry, "private")))) : null,
+      // Lines for this seat alone (what the dice showed him...): behind hold-to-peek, like every secret.
+      mine.length ? h("div", { class: "mine" }, peekButton(t("page.peek_mine"), () => [
+        h("h3", {}, t("page.narration_mine")),
+        h("ul", { class: "lines" }, mine.map((entry) => lineItem(entry, "private")))])) : null,
       lines.length ? h("ul", { class: "lines public" }, lines.map((entry) => lineItem(entry))) : null,
     ];
   }

@@ -122,8 +122,12 @@
 
   // -- the revealed ballot -----------------------------------------------------------------------------
 
+  // What the vote was for; a victim vote says where ("victim vote at 1 Restroom").
   function purpose(vote) {
-    return { key: "mall.purpose." + vote.purpose, params: { location: vote.location } };
+    if (vote.purpose === "victim" && vote.location) {
+      return { key: "mall.board.vote_at", params: { purpose: vote.purpose, location: vote.location } };
+    }
+    return { key: "mall.purpose." + vote.purpose, params: {} };
   }
 
   function revealed(view, ctx) {
@@ -156,11 +160,14 @@
     return [view.seat, view.cup_seen || null, view.ballot || null, view.destination || null];
   }
 
-  function diceAsPlaces(ctx, values) {
+  // The dice as the locations they send zombies to; a die on a closed location sends none.
+  function diceAsPlaces(view, ctx, values) {
     const counts = new Map();
     for (const d of values.slice().sort((a, b) => a - b)) counts.set(d, (counts.get(d) || 0) + 1);
+    const closed = Array.isArray(view.closed) ? view.closed : [];
     return ctx.h("ul", { class: "dice-places" }, [...counts].map(([loc, count]) =>
-      ctx.h("li", {}, ctx.t("mall.board.dice_to", { count, location: loc }))));
+      ctx.h("li", { class: closed.includes(loc) ? "closed" : "" },
+        ctx.t(closed.includes(loc) ? "mall.board.dice_closed" : "mall.board.dice_to", { count, location: loc }))));
   }
 
   function secrets(view, ctx) {
@@ -171,7 +178,7 @@
       out.push(h("p", { class: "hint" }, ctx.t("page.dice_secret_hint")),
         ctx.peek(ctx.t("page.peek_dice"), () => [
           h("div", {}, h("span", { class: "label" }, ctx.t("mall.board.zombie_dice")), " ", ctx.dice(values)),
-          diceAsPlaces(ctx, values)]));
+          diceAsPlaces(view, ctx, values)]));
     }
     if (typeof view.ballot === "string") {
       const ballot = view.ballot;
