@@ -316,7 +316,7 @@
       app.host.wifi], app.connected, view && view.players]) : "", () =>
       shown && app.role === "host" && app.host ? join() : []);
     placeJoin();
-    section("newgame", shown && app.role === "host" ? JSON.stringify([!!view, app.newGame,
+    section("newgame", shown && app.role === "host" ? JSON.stringify([view ? view.game || "" : null, app.newGame,
       app.host && app.host.games]) : "", () => shown && app.role === "host" ? newGameForm(!view) : []);
     keepAwake(!!view && !view.over && !app.stopped);
   }
@@ -690,7 +690,8 @@
     const games = (app.host && Array.isArray(app.host.games)) ? app.host.games : [];
     if (!games.length) return [];
     const form = app.newGame;
-    const game = games.find((g) => g.game === form.game) || games[0];
+    const playing = app.view && games.find((g) => g.game === app.view.game);
+    const game = games.find((g) => g.game === form.game) || playing || games[0];  // the game on the table first
     if (form.game !== game.game) {
       form.game = game.game;
       form.players = [];
