@@ -25,31 +25,28 @@ def main(argv: list[str] | None = None) -> int:
     resume.add_argument("--db", help="the save file (default: the companion's own, in the user data directory)")
     resume.add_argument("--lang", choices=list(LANGUAGES), help="add the narration's text in this language")
 
+    run = commands.add_parser("run", help="the table's touchscreen app with the phone server and the pads "
+                                          "(the default command)")
     serve = commands.add_parser("serve", help="run a table for phones, with no touchscreen window")
-    serve.add_argument("--db", help="the save file (default: the companion's own)")
-    serve.add_argument("--host", default="0.0.0.0", help="the address to listen on (default: all interfaces)")
-    serve.add_argument("--port", type=int, default=8080, help="the port (default 8080; 0 picks a free one)")
-    serve.add_argument("--address", help="the address put in the seat URLs (default: this machine's LAN IP)")
-    serve.add_argument("--game", default="mall-of-horror", help="the game of a new table (with --players)")
-    serve.add_argument("--players", help="start a new game with these colours, e.g. red,blue,yellow,green")
-    serve.add_argument("--options", help='table options as JSON, e.g. \'{"end_timing": "round_end"}\'')
-    serve.add_argument("--wifi-ssid", help="the table's Wi-Fi name, to offer a QR code that joins it")
-    serve.add_argument("--wifi-password", help="the table's Wi-Fi password")
+    for sub in (run, serve):
+        _box_options(sub)
     serve.add_argument("--no-qr", action="store_true", help="do not draw QR codes in the terminal")
-    serve.add_argument("--pads", help="a pads config (TOML, see hardware/README.md): GPIO pads, the pad hub")
+    run.add_argument("--lang", choices=list(LANGUAGES), help="the screen's language (default: the last one chosen)")
 
     history = commands.add_parser("history", help="list the finished games in a save file")
     history.add_argument("--db", help="the save file (default: the companion's own)")
 
     bench = commands.add_parser("bench", help="measure speed and print figures")
-    bench.add_argument("what", choices=["rules", "table", "phones", "pads"],
+    bench.add_argument("what", choices=["rules", "table", "phones", "pads", "ui"],
                        help="rules: the pure rules; table: answers through a Table into a save file on disk; "
-                            "phones: simulated phones against companion serve; pads: button presses")
+                            "phones: simulated phones against companion serve; pads: button presses; "
+                            "ui: the touchscreen app beside a bare Kivy window")
     bench.add_argument("--games", type=int, help="how many games (default 500 for rules, 50 for table)")
     bench.add_argument("--players", type=int, default=5, help="players per game (default 5)")
     bench.add_argument("--seed", type=int, default=1, help="seed of the random players and dice")
     bench.add_argument("--clients", type=int, default=6, help="phones: how many (6 seats, the rest watch)")
     bench.add_argument("--answers", type=int, default=300, help="phones: how many answers to measure")
+    bench.add_argument("--idle", type=float, default=30.0, help="ui: seconds of idle CPU to measure (default 30)")
 
     args = parser.parse_args(argv)
     if args.command == "replay":
@@ -60,6 +57,10 @@ def main(argv: list[str] | None = None) -> int:
         return _history(args.db)
     if args.command == "serve":
         return _serve(args)
+    if args.command is None:  # `companion` alone opens the table's screen
+        args = parser.parse_args(["run"])
+    if args.command == "run":
+        return _run(args)
     if args.command == "bench":
         from companion.bench import bench_rules, bench_table
 
@@ -68,6 +69,10 @@ def main(argv: list[str] | None = None) -> int:
 
             bench_phones(clients=args.clients, answers=args.answers, seed=args.seed)
             return 0
+        if args.what == "ui":
+            from companion.ui.bench import bench_ui
+
+            return bench_ui(idle=args.idle, answers=min(args.answers, 200))
         if args.what == "pads":
             from companion.bench_pads import bench_pads
 
@@ -80,6 +85,20 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     parser.print_help()
     return 0
+
+
+def _box_options(sub: argparse.ArgumentParser) -> None:
+    """The box's options, shared by `run` and `serve`."""
+    sub.add_argument("--db", help="the save file (default: the companion's own)")
+    sub.add_argument("--host", default="0.0.0.0", help="the address to listen on (default: all interfaces)")
+    sub.add_argument("--port", type=int, default=8080, help="the port (default 8080; 0 picks a free one)")
+    sub.add_argument("--address", help="the address put in the seat URLs (default: this machine's LAN IP)")
+    sub.add_argument("--game", default="mall-of-horror", help="the game of a new table (with --players)")
+    sub.add_argument("--players", help="start a new game with these colours, e.g. red,blue,yellow,green")
+    sub.add_argument("--options", help='table options as JSON, e.g. \'{"end_timing": "round_end"}\'')
+    sub.add_argument("--wifi-ssid", help="the table's Wi-Fi name, to offer a QR code that joins it")
+    sub.add_argument("--wifi-password", help="the table's Wi-Fi password")
+    sub.add_argument("--pads", help="a pads config (TOML, see hardware/README.md): GPIO pads, the pad hub")
 
 
 def _open_store(path: str | None):
@@ -167,20 +186,41 @@ def _history(db: str | None) -> int:
     return 0
 
 
-def _serve(args: argparse.Namespace) -> int:
-    import asyncio
-
-    from companion.serve import ServeOptions, serve
+def _box(args: argparse.Namespace):
+    """The box's options from the command line (None, said on stderr, if they are not valid)."""
+    from companion.box import BoxOptions
     from companion.store import default_db_path
 
     try:
         options = json.loads(args.options) if args.options else None
     except json.JSONDecodeError as error:
-        print(f"companion serve: --options is not valid JSON: {error.msg}", file=sys.stderr)
-        return 2
+        print(f"companion {args.command}: --options is not valid JSON: {error.msg}", file=sys.stderr)
+        return None
     players = [p.strip() for p in args.players.split(",")] if args.players else None
-    return asyncio.run(serve(ServeOptions(
+    return BoxOptions(
         db=args.db or str(default_db_path()), host=args.host, port=args.port, address=args.address,
         game=args.game, players=players, options=options, wifi_ssid=args.wifi_ssid,
         wifi_password=args.wifi_password, pads=args.pads,
-    ), draw_qr=not args.no_qr))
+    )
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from companion.serve import serve
+
+    options = _box(args)
+    if options is None:
+        return 2
+    return asyncio.run(serve(options, draw_qr=not args.no_qr))
+
+
+def _run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from companion.ui.run import run
+
+    options = _box(args)
+    if options is None:
+        return 2
+    return asyncio.run(run(options, lang=args.lang))

@@ -1,0 +1,204 @@
+"""The touchscreen app: the table's own screen, on the box's asyncio loop.
+
+It knows no game. It draws the board through the game's renderer (companion/ui/boards/), asks every question by
+its kind for any seat (one at a time, secret ones behind a cover), shows the narration, and offers the table's
+controls: join, undo with a confirmation, history with the fairness of the cup, a new game, the language.
+Layouts are in kv/ (one file per screen); the words are the catalogue's.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.lang import Builder
+from kivy.properties import ListProperty, ObjectProperty, StringProperty
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from companion.box import Box
+from companion.catalogue import LANGUAGES
+from companion.games.base import BALLOT, Line
+from companion.ui import boards, fonts
+from companion.ui.widgets import BG, Text
+from companion.ui.words import Words
+
+log = logging.getLogger("companion.ui")
+
+KV = Path(__file__).resolve().parents[2] / "kv"
+SCREENS = ("board", "answer", "cover", "confirm", "join", "newgame", "menu", "history", "end")
+LANG_SETTING = "screen_language"
+
+
+class CompanionApp(App):
+    lang = StringProperty("en")
+    font = StringProperty("")
+    view = ObjectProperty(None, allownone=True)  # the public view, None with no game
+    connected = ListProperty([])  # seats with a phone connected
+
+    def __init__(self, box: Box, lang: str | None = None, **kwargs):
+        super().__init__(**kwargs)
+        self.box = box
+        stored = None
+        if box.store is not None:
+            try:
+                stored = box.store.setting(LANG_SETTING)
+            except Exception:  # an old save file without settings: the default language
+                stored = None
+        self.words = Words(lang or stored or "en")
+        self.lang = self.words.lang
+        self.font = self.words.font
+        self.fresh_from = 0  # narration lines from this index on came with the current step
+        self.prompt_id: str | None = None
+        self.lines_seen = 0
+        self.notice = ""  # news from the devices (a pad hub unplugged)
+        self.redraws = 0  # frames drawn after a change (the bench reads it)
+        self._unsubscribe = None
+        self._refresh = Clock.create_trigger(self.refresh, 0)
+
+    # -- words --------------------------------------------------------------------------------------------
+
+    def t(self, key: str, _lang: str | None = None, **params) -> str:
+        """A sentence in the table's language (kv passes app.lang to redraw on a change of language)."""
+        return self.words.t(key, **params)
+
+    def set_lang(self, code: str) -> None:
+        if code not in LANGUAGES:
+            return
+        self.words.set(code)
+        self.font = self.words.font
+        self.lang = code
+        for widget in self.root.walk(restrict=False) if self.root else ():
+            if isinstance(widget, Text) and not getattr(widget, "fixed_font", False):
+                widget.font_name = self.font
+        if self.box.store is not None:
+            try:
+                self.box.store.set_setting(LANG_SETTING, code)
+            except Exception:
+                log.warning("the language could not be kept in the save file")
+        self.refresh(force=True)
+
+    @property
+    def no_cjk(self) -> bool:
+        return fonts.missing_cjk()
+
+    # -- the app ------------------------------------------------------------------------------------------
+
+    @property
+    def table(self):
+        return self.box.table
+
+    def build(self):
+        self.title = self.words.t("ui.title")
+        Window.clearcolor = BG
+        Builder.load_file(str(KV / "widgets.kv"))
+        from companion.ui import screens
+
+        for name in SCREENS:
+            Builder.load_file(str(KV / f"{name}.kv"))
+        manager = ScreenManager(transition=NoTransition())
+        for name in SCREENS:
+            manager.add_widget(screens.SCREEN_CLASSES[name](name=name))
+        self.manager = manager
+        return manager
+
+    def on_start(self) -> None:
+        self._unsubscribe = self.table.subscribe(self._refresh)
+        self.box.tell = self._told
+        Clock.schedule_interval(self._poll, 1.5)
+        Window.bind(on_keyboard=self._key)
+        self.refresh(force=True)
+        if self.view is None:
+            self.goto("newgame")
+
+    def on_stop(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    def _told(self, message) -> None:
+        self.notice = self.words.say(message)
+        self._refresh()
+
+    def _key(self, _window, key, *_args) -> bool:
+        if key == 27:  # Escape / Android back: to the board, never out of the app
+            if self.manager.current != "board" and self.view is not None:
+                self.goto("board")
+            return True
+        return False
+
+    def _poll(self, _dt) -> None:
+        server = self.box.server
+        connected = server.connected() if server is not None else []
+        if connected != list(self.connected):
+            self.connected = connected
+            self.refresh()
+
+    # -- keeping up with the table ------------------------------------------------------------------------
+
+    def refresh(self, *_args, force: bool = False) -> None:
+        table = self.table
+        self.view = table.view(None) if table is not None and table.state is not None else None
+        view = self.view
+        public = [entry for entry in table.narration() if not entry.seats] if view is not None else []
+        prompt_id = view["prompt"]["id"] if view and view.get("prompt") else None
+        if prompt_id != self.prompt_id or len(public) < self.lines_seen:
+            # A new step: the lines it brought stand out until the next one.
+            self.fresh_from = min(self.lines_seen, len(public))
+            self.prompt_id = prompt_id
+        self.lines_seen = len(public)
+        self.public_lines = public
+        Window.allow_screensaver = view is None or bool(view.get("over"))  # no blanking during a game
+        current = self.manager.current
+        if view is None and current not in ("newgame", "menu"):
+            self.goto("newgame")
+            return
+        if view is not None and view.get("over") and current in ("board", "answer", "cover", "confirm"):
+            self.goto("end")
+            return
+        if view is not None and not view.get("over") and current == "end":
+            self.goto("board")
+            return
+        screen = self.manager.current_screen
+        screen.update(force=force)
+        if force:
+            for other in self.manager.screens:
+                if other is not screen:
+                    other.stale = True
+        self.redraws += 1
+
+    def goto(self, name: str, **options) -> None:
+        screen = self.manager.get_screen(name)
+        screen.open(**options)
+        self.manager.current = name
+        screen.update(force=getattr(screen, "stale", False))
+        screen.stale = False
+
+    # -- what the screens share ---------------------------------------------------------------------------
+
+    def renderer(self):
+        return boards.renderer(self.view.get("board")) if self.view else None
+
+    def colour(self, seat: str) -> str:
+        return self.words.t(f"colour.{seat}")
+
+    def answer_for(self, seat: str) -> None:
+        """Answer `seat`'s question on the screen: a secret one only after the screen is handed to the seat."""
+        question = self.table.question(seat) if self.table.state is not None else None
+        if question is None:
+            return
+        if question.secret or question.kind == BALLOT:
+            self.goto("cover", seat=seat, stage="before")
+        else:
+            self.goto("answer", seat=seat)
+
+    def undo_preview(self) -> list[Line]:
+        """The public lines the next undo takes back (what the confirmation says)."""
+        table = self.table
+        states = getattr(table, "_undoable", None)
+        if not states:
+            return []
+        before = len([e for e in table.rules.narration(states[-1]) if not e.seats])
+        return [e for e in table.narration() if not e.seats][before:]

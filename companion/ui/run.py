@@ -1,0 +1,80 @@
+"""`companion run`: the touchscreen app and the box (table, phone server, pads) on one asyncio loop.
+
+Full screen on a Pi without a desktop (SDL's KMS/DRM driver), a window on a desktop; with no display at all it
+says so in one line and runs headless, as `companion serve` does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+from companion.box import Box, BoxError, BoxOptions
+
+WINDOW = (800, 480)  # the Pi's 7" display
+
+
+def display() -> str | None:
+    """How a window can be shown here: an SDL driver name, "desktop", or None when there is no display."""
+    driver = os.environ.get("SDL_VIDEODRIVER")
+    if driver:
+        return driver
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or sys.platform in ("darwin", "win32"):
+        return "desktop"
+    cards = sorted(Path("/dev/dri").glob("card*")) if Path("/dev/dri").is_dir() else []
+    if any(os.access(card, os.R_OK | os.W_OK) for card in cards):
+        return "kmsdrm"
+    return None
+
+
+def configure_kivy(mode: str, size: tuple[int, int] = WINDOW) -> None:
+    """Kivy's settings, before Kivy opens its window: no command-line parsing, no config or log files."""
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_NO_CONFIG", "1")
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+    if mode == "kmsdrm":
+        os.environ["SDL_VIDEODRIVER"] = "kmsdrm"
+    from kivy.config import Config
+
+    Config.set("kivy", "exit_on_escape", "0")
+    Config.set("kivy", "log_level", "warning")
+    Config.set("graphics", "maxfps", "30")
+    if mode == "kmsdrm":
+        Config.set("graphics", "fullscreen", "auto")
+        Config.set("graphics", "show_cursor", "0")
+    else:
+        Config.set("graphics", "width", str(size[0]))
+        Config.set("graphics", "height", str(size[1]))
+    Config.set("input", "mouse", "mouse,disable_multitouch")
+
+
+async def run(options: BoxOptions, lang: str | None = None) -> int:
+    mode = display()
+    if mode is None:
+        print("companion run: no display here (no DISPLAY, WAYLAND_DISPLAY or /dev/dri card): running headless, "
+              "as `companion serve`", flush=True)
+        from companion.serve import serve
+
+        return await serve(options)
+    configure_kivy(mode)
+    from companion.ui.app import CompanionApp
+
+    box = Box(options)
+    try:
+        await box.open()
+    except BoxError as error:
+        print(f"companion run: {error}", file=sys.stderr)
+        return 2
+    app = CompanionApp(box, lang=lang)
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, app.stop)
+    try:
+        await app.async_run(async_lib="asyncio")
+    finally:
+        await box.close()
+    return 0

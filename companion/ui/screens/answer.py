@@ -1,0 +1,237 @@
+"""Answering on the screen for one seat, whatever the game: the question by its kind (pick, ballot, card window,
+number, assignment), with its facts; and the cover that hides a secret question until the screen is in the
+right hands, and hides it again after."""
+
+from __future__ import annotations
+
+import json
+
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+
+from companion.games.base import ASSIGN, BALLOT, NUMBER, Question, Refusal
+from companion.ui.screens.base import BaseScreen
+from companion.ui.widgets import ACT, DANGER, DIM, TARGET, Action, Chip, HoldToPeek, Text
+
+
+def is_secret(question: Question) -> bool:
+    return question.secret or question.kind == BALLOT
+
+
+class AnswerScreen(BaseScreen):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.seat = ""
+        self.question_id: str | None = None
+        self.secret = False
+        self.cards_open = False
+        self.draft: object = None
+        self.error = ""
+
+    def open(self, seat: str = "", **_options) -> None:
+        self.seat = seat
+        self.question_id = None
+        self.cards_open = False
+        self.draft = None
+        self.error = ""
+        self.keys.clear()
+
+    def update(self, force: bool = False) -> None:
+        app = self.app
+        question = app.table.question(self.seat) if app.table.state is not None else None
+        if question is None or (self.question_id is not None and question.id != self.question_id
+                                and not self._same_seat_again(question)):
+            self.leave()
+            return
+        if self.question_id != question.id:
+            self.question_id = question.id
+            self.secret = is_secret(question)
+            self.draft = None
+            self.cards_open = False
+        key = (json.dumps(question.to_json(), sort_keys=True, default=str), self.cards_open, repr(self.draft),
+               self.error)
+        if self.changed("question", key, force):
+            self._draw(question)
+
+    def _same_seat_again(self, question: Question) -> bool:
+        """The same seat is asked once more at once (a second move, a sprint): carry on, unless it is secret."""
+        return not self.secret and not is_secret(question)
+
+    def leave(self) -> None:
+        """The question is answered or gone: a secret one is hidden again before anyone else sees the screen."""
+        app = self.app
+        if self.secret:
+            app.goto("cover", seat=self.seat, stage="after")
+        else:
+            app.goto("board")
+
+    def send(self, action: dict) -> None:
+        app = self.app
+        try:
+            app.table.answer(action, question=self.question_id)
+        except Refusal as refused:
+            self.error = refused.text(app.lang)
+            self.update(force=True)
+            return
+        self.error = ""
+        question = app.table.question(self.seat)
+        if self.secret or question is None or is_secret(question):
+            self.leave()
+        else:
+            self.update(force=True)
+
+    # -- drawing the question -----------------------------------------------------------------------------
+
+    def _draw(self, question: Question) -> None:
+        app = self.app
+        words = app.words
+        self.ids.who.clear_widgets()
+        self.ids.who.add_widget(Chip(self.seat, app.colour(self.seat), font=dp(20)))
+        body = self.ids.body
+        body.clear_widgets()
+        body.add_widget(Text(text=words.say(question.title), grow=True, base_font=dp(19), bold=True,
+                             size_hint_y=None, halign="left"))
+        for fact in question.facts:
+            body.add_widget(Text(text="· " + words.say(fact), grow=True, base_font=dp(15), color=DIM,
+                                 size_hint_y=None, halign="left"))
+        if self.error:
+            body.add_widget(Text(text=self.error, grow=True, base_font=dp(16), color=DANGER, size_hint_y=None,
+                                 halign="left"))
+        if question.kind == NUMBER:
+            body.add_widget(self._number(question))
+        elif question.kind == ASSIGN:
+            body.add_widget(self._assign(question))
+        else:
+            plain = [c for c in question.choices if c.group != "card"]
+            cards = [c for c in question.choices if c.group == "card"]
+            if plain:
+                body.add_widget(self._choices(plain))
+            if cards:
+                toggle = Action(text=app.t("ui.hide_cards" if self.cards_open else "ui.play_card"),
+                                size_hint_y=None, height=TARGET, tone="on" if self.cards_open else "normal")
+                toggle.answer_role = "cards"
+                toggle.bind(on_release=lambda *_: self._toggle_cards())
+                body.add_widget(toggle)
+                if self.cards_open:
+                    body.add_widget(self._choices(cards))
+        if is_secret(question):
+            note = ("ui.answer_received" if question.answered else "ui.secret_answer")
+            body.add_widget(Text(text=app.t(note), grow=True, base_font=dp(14), color=ACT, size_hint_y=None))
+        renderer = app.renderer()
+        if renderer is not None and hasattr(renderer, "secrets"):
+            for what, reveal, _urgent in renderer.secrets(app.table.view(self.seat), words):
+                label = app.t("ui.hold_to_peek", seat=self.seat, what=what)
+                body.add_widget(HoldToPeek(text=label, hidden_text=label, reveal=reveal, size_hint_y=None,
+                                           height=dp(64)))
+        self.ids.scroll.scroll_y = 1
+
+    def _toggle_cards(self) -> None:
+        self.cards_open = not self.cards_open
+        self.update(force=True)
+
+    def _choices(self, choices) -> GridLayout:
+        words = self.app.words
+        grid = GridLayout(cols=2, spacing=dp(6), size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
+        for choice in choices:
+            text = words.say(choice.label)
+            if choice.note is not None:
+                text += "\n" + words.say(choice.note)
+            button = Action(text=text, size_hint_y=None, height=dp(72) if choice.note else dp(60), base_font=dp(17))
+            button.answer_action = dict(choice.action)
+            button.bind(on_release=lambda _b, a=dict(choice.action): self.send(a))
+            grid.add_widget(button)
+        return grid
+
+    def _number(self, question: Question) -> BoxLayout:
+        app = self.app
+        low, high = question.low or 0, question.high if question.high is not None else question.low or 0
+        value = self.draft if isinstance(self.draft, int) else low
+        row = BoxLayout(size_hint_y=None, height=dp(72), spacing=dp(8))
+        minus = Action(text="−", base_font=dp(30), size_hint_x=None, width=dp(72), enabled=value > low)
+        minus.answer_role = "minus"
+        minus.bind(on_release=lambda *_: self._set_draft(max(low, value - 1)))
+        plus = Action(text="+", base_font=dp(30), size_hint_x=None, width=dp(72), enabled=value < high)
+        plus.answer_role = "plus"
+        plus.bind(on_release=lambda *_: self._set_draft(min(high, value + 1)))
+        shown = Text(text=str(value), base_font=dp(40), bold=True, size_hint_x=None, width=dp(90))
+        shown.answer_role = "number"
+        send = Action(text=app.t("ui.send"), tone="primary", base_font=dp(20))
+        send.answer_role = "send"
+        send.bind(on_release=lambda *_: self.send({**question.answer, question.field: value}))
+        for widget in (minus, shown, plus, send):
+            row.add_widget(widget)
+        box = BoxLayout(orientation="vertical", size_hint_y=None, height=dp(100))
+        box.add_widget(Text(text=app.t("ui.number_range", low=low, high=high), base_font=dp(14), color=DIM,
+                            size_hint_y=None, height=dp(26)))
+        box.add_widget(row)
+        return box
+
+    def _set_draft(self, value: object) -> None:
+        self.draft = value
+        self.update(force=True)
+
+    def _assign(self, question: Question) -> BoxLayout:
+        app = self.app
+        words = app.words
+        chosen = dict(self.draft) if isinstance(self.draft, dict) else {}
+        box = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_y=None)
+        box.bind(minimum_height=box.setter("height"))
+        for item in question.items:
+            row = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(6))
+            row.add_widget(Text(text=words.say(item.label), base_font=dp(17), size_hint_x=0.3, halign="left"))
+            for target in question.targets:
+                on = chosen.get(item.value) == target.value
+                button = Action(text=words.say(target.label), tone="on" if on else "normal", base_font=dp(16))
+                button.assign = (item.value, target.value)
+                button.bind(on_release=lambda _b, i=item.value, t=target.value: self._set_draft(
+                    {**chosen, i: t}))
+                row.add_widget(button)
+            box.add_widget(row)
+        complete = all(item.value in chosen for item in question.items)
+        send = Action(text=app.t("ui.send"), tone="primary", size_hint_y=None, height=dp(56), enabled=complete)
+        send.answer_role = "send"
+        send.bind(on_release=lambda *_: self.send({**question.answer, question.field: chosen}))
+        box.add_widget(send)
+        return box
+
+
+class CoverScreen(BaseScreen):
+    """Before: "hand the screen to Red" (nothing of the question shows). After: the answer is in and hidden."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.seat = ""
+        self.stage = "before"
+
+    def open(self, seat: str = "", stage: str = "before", **_options) -> None:
+        self.seat, self.stage = seat, stage
+        self.keys.clear()
+
+    def update(self, force: bool = False) -> None:
+        app = self.app
+        if self.stage == "before" and (app.table.state is None or app.table.question(self.seat) is None):
+            app.goto("board")
+            return
+        if not self.changed("cover", (self.seat, self.stage), force):
+            return
+        ids = self.ids
+        ids.who.clear_widgets()
+        ids.who.add_widget(Chip(self.seat, app.colour(self.seat), font=dp(30)))
+        if self.stage == "before":
+            ids.message.text = app.t("ui.hand_to", seat=self.seat)
+            ids.go.text = app.t("ui.show_question", seat=self.seat)
+            ids.back.text = app.t("ui.back")
+            ids.back.opacity, ids.back.disabled = 1, False
+        else:
+            ids.message.text = app.t("ui.hidden_again", seat=self.seat)
+            ids.go.text = app.t("ui.back_to_table")
+            ids.back.opacity, ids.back.disabled = 0, True
+
+    def go(self) -> None:
+        app = self.app
+        if self.stage == "before":
+            app.goto("answer", seat=self.seat)
+        else:
+            app.goto("board")

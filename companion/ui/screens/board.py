@@ -1,0 +1,219 @@
+"""The board at a glance: the game's board (its renderer), who the table waits on (press a seat to answer for
+it), the secret dice (look at your phone, or hold to peek), the last revealed ballot while it is current, and
+this round's narration with the lines that ask for a physical action standing out."""
+
+from __future__ import annotations
+
+import json
+
+from kivy.metrics import dp
+from kivy.properties import BooleanProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+
+from companion.ui.screens.base import BaseScreen
+from companion.ui.widgets import ACT, DIM, Action, HoldToPeek, SeatButton, Text
+
+
+class BoardScreen(BaseScreen):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.board = None
+        self.board_name = None
+        self.revealed_at = None  # (revealed ballot, round, phase) when it first showed
+
+    def update(self, force: bool = False) -> None:
+        app = self.app
+        view = app.view
+        if view is None:
+            return
+        self._board(view, force)
+        self._controls(view, force)
+        self._waiting(view, force)
+        self._peeks(view, force)
+        self._revealed(view, force)
+        self._narration(view, force)
+
+    # -- the board ---------------------------------------------------------------------------------------
+
+    def _board(self, view: dict, force: bool) -> None:
+        app = self.app
+        area = self.ids.board_area
+        if force or self.board is None or self.board_name != (view.get("board"), app.lang):
+            area.clear_widgets()
+            renderer = app.renderer()
+            self.board_name = (view.get("board"), app.lang)
+            if renderer is not None and hasattr(renderer, "Board"):
+                self.board = renderer.Board(app.words)
+            else:
+                self.board = NoBoard(app)
+            area.add_widget(self.board)
+        self.board.update(view)
+
+    def _controls(self, view: dict, force: bool) -> None:
+        app = self.app
+        steps = int(view.get("can_undo") or 0)
+        undo = self.ids.undo
+        undo.enabled = steps > 0
+        undo.text = app.t("ui.undo_n", count=steps) if steps else app.t("ui.undo")
+
+    # -- who the table waits on ----------------------------------------------------------------------------
+
+    def _waiting(self, view: dict, force: bool) -> None:
+        app = self.app
+        prompt = view.get("prompt")
+        key = (json.dumps(prompt, sort_keys=True), tuple(app.connected), app.notice)
+        if not self.changed("waiting", key, force):
+            return
+        box = self.ids.waiting
+        box.clear_widgets()
+        if app.notice:
+            box.add_widget(Text(text=app.notice, grow=True, base_font=dp(14), color=ACT, size_hint_y=None))
+        if not prompt or not prompt.get("waiting"):
+            box.add_widget(Text(text=app.t("ui.waiting_none"), grow=True, base_font=dp(15), color=DIM,
+                                size_hint_y=None))
+            return
+        if prompt.get("title"):
+            box.add_widget(Text(text=app.words.say(prompt["title"]), grow=True, base_font=dp(16),
+                                size_hint_y=None, halign="left"))
+        box.add_widget(Text(text=app.t("ui.waiting_on"), grow=True, base_font=dp(13), color=DIM,
+                            size_hint_y=None, halign="left"))
+        seats = GridLayout(cols=2, spacing=dp(4), size_hint_y=None)
+        seats.bind(minimum_height=seats.setter("height"))
+        for seat in prompt["waiting"]:
+            note = app.t("ui.on_phone") if seat in app.connected else app.t("ui.tap_to_answer")
+            button = SeatButton(seat, app.colour(seat), note=note)
+            button.bind(on_release=lambda _b, s=seat: app.answer_for(s))
+            seats.add_widget(button)
+        box.add_widget(seats)
+        if prompt.get("kind") == "ballot":
+            close = Action(text=app.t("ui.close_ballot"), size_hint_y=None, height=dp(48), base_font=dp(14),
+                           tone="quiet")
+            close.bind(on_release=lambda *_: self.ask_close())
+            box.add_widget(close)
+
+    def ask_undo(self) -> None:
+        app = self.app
+        steps = app.table.can_undo if app.table.state is not None else 0
+        if not steps:
+            return
+        lines = [app.words.say(entry.message) for entry in app.undo_preview()]
+        app.goto("confirm", title=app.t("ui.undo_confirm", count=steps),
+                 lines=lines or [app.t("ui.undo_no_lines")], yes=app.t("ui.undo_yes"),
+                 action=lambda: app.table.undo())
+
+    def ask_close(self) -> None:
+        app = self.app
+        app.goto("confirm", title=app.t("ui.close_confirm"), lines=[], yes=app.t("ui.close_yes"),
+                 action=lambda: app.table.close_ballot())
+
+    # -- secrets to look at now -----------------------------------------------------------------------------
+
+    def _peeks(self, view: dict, force: bool) -> None:
+        app = self.app
+        renderer = app.renderer()
+        found = []
+        if renderer is not None and hasattr(renderer, "secrets"):
+            for seat in view.get("players") or []:
+                for what, reveal, urgent in renderer.secrets(app.table.view(seat), app.words):
+                    if urgent:
+                        found.append((seat, what, reveal))
+        key = ([(seat, what) for seat, what, _ in found], tuple(app.connected))
+        if not self.changed("peeks", key, force):
+            return
+        box = self.ids.peeks
+        box.clear_widgets()
+        for seat, what, reveal in found:
+            if seat in app.connected:
+                box.add_widget(Text(text=app.t("ui.look_at_phone", seat=seat, what=what), grow=True,
+                                    base_font=dp(15), color=ACT, size_hint_y=None))
+            else:
+                label = app.t("ui.hold_to_peek", seat=seat, what=what)
+                box.add_widget(HoldToPeek(text=label, hidden_text=label, reveal=reveal, size_hint_y=None,
+                                          height=dp(64), base_font=dp(15)))
+
+    # -- the revealed ballot, while it is current -----------------------------------------------------------
+
+    def _revealed(self, view: dict, force: bool) -> None:
+        app = self.app
+        renderer = app.renderer()
+        shown = view.get("revealed")
+        now = (view.get("round"), view.get("phase"))
+        if shown is None:
+            self.revealed_at = None
+        elif self.revealed_at is None or self.revealed_at[0] != shown:
+            self.revealed_at = (shown, now)
+        current = self.revealed_at is not None and self.revealed_at[1] == now
+        result = renderer.revealed(view, app.words) if current and renderer and hasattr(renderer, "revealed") \
+            else None
+        if not self.changed("revealed", json.dumps(result), force):
+            return
+        box = self.ids.revealed
+        box.clear_widgets()
+        if result is None:
+            return
+        title, lines = result
+        heading = app.t("ui.round_step", round=view.get("round"), step=title)
+        box.add_widget(Text(text=heading, grow=True, base_font=dp(15), bold=True, size_hint_y=None, halign="left"))
+        for line in lines:
+            box.add_widget(Text(text=line, grow=True, base_font=dp(14), size_hint_y=None, halign="left"))
+
+    # -- this round's narration ---------------------------------------------------------------------------
+
+    def _narration(self, view: dict, force: bool) -> None:
+        app = self.app
+        lines = view.get("narration") or []
+        undone = view.get("undone") or []
+        first = len(app.public_lines) - len(lines)  # the index of this round's first line in the whole game
+        key = (json.dumps(lines), json.dumps(undone), app.fresh_from)
+        if not self.changed("narration", key, force):
+            return
+        box = self.ids.narration
+        box.clear_widgets()
+        if undone:
+            box.add_widget(Text(text=app.t("ui.undone"), grow=True, base_font=dp(14), color=DIM, size_hint_y=None,
+                                halign="left"))
+            for entry in undone:
+                box.add_widget(NarrationLine(app.words.say(entry), act=False, fresh=False, taken_back=True))
+        box.add_widget(Text(text=app.t("ui.narration", round=view.get("round")), grow=True, base_font=dp(14),
+                            color=DIM, size_hint_y=None, halign="left"))
+        for index in reversed(range(len(lines))):
+            entry = lines[index]
+            fresh = first + index >= app.fresh_from
+            box.add_widget(NarrationLine(app.words.say(entry), act=bool(entry.get("act")), fresh=fresh))
+        self.ids.scroll.scroll_y = 1
+
+
+class NarrationLine(Text):
+    """One line: a line asking for a physical action stands out (amber, marked) until the next step."""
+
+    act = BooleanProperty(False)
+    fresh = BooleanProperty(False)
+
+    def __init__(self, text: str, act: bool, fresh: bool, taken_back: bool = False, **kwargs):
+        kwargs.update(act=act, fresh=fresh)
+        self.taken_back = taken_back
+        marker = "▶ " if act else ""
+        super().__init__(text=marker + text, grow=True, size_hint_y=None, halign="left",
+                         base_font=dp(16) if act and fresh else dp(14),
+                         bold=act and fresh, color=(0.1, 0.08, 0.02, 1) if act and fresh else
+                         (ACT if act else (DIM if taken_back or not fresh else (0.95, 0.95, 0.95, 1))),
+                         **kwargs)
+
+
+class NoBoard(BoxLayout):
+    """A game with no board renderer on this screen: the players and the round; questions still work."""
+
+    def __init__(self, app, **kwargs):
+        super().__init__(orientation="vertical", spacing=dp(6), padding=dp(8), **kwargs)
+        self.app = app
+        self.heading = Text(text="", base_font=dp(20), size_hint_y=None, height=dp(40), bold=True)
+        self.add_widget(self.heading)
+        self.add_widget(Text(text=app.t("ui.no_board"), base_font=dp(16), color=DIM))
+        self.players = Text(text="", base_font=dp(16))
+        self.add_widget(self.players)
+
+    def update(self, view: dict) -> None:
+        app = self.app
+        self.heading.text = app.t("ui.round", round=view.get("round") or 0)
+        self.players.text = app.t("ui.players", colours=list(view.get("players") or []))

@@ -1,0 +1,55 @@
+"""A question to the table before something that cannot be taken back lightly: undo, closing a ballot. It says
+what will happen (for an undo: how many steps may be taken back and the lines that go)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from kivy.metrics import dp
+
+from companion.games.base import Refusal
+from companion.ui.screens.base import BaseScreen
+from companion.ui.widgets import DANGER, DIM, Text
+
+
+class ConfirmScreen(BaseScreen):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.title = ""
+        self.lines: list[str] = []
+        self.yes = ""
+        self.action: Callable[[], None] | None = None
+        self.error = ""
+
+    def open(self, title: str = "", lines: list[str] | None = None, yes: str = "",
+             action: Callable[[], None] | None = None, **_options) -> None:
+        self.title, self.lines, self.yes, self.action, self.error = title, list(lines or []), yes, action, ""
+        self.keys.clear()
+
+    def update(self, force: bool = False) -> None:
+        app = self.app
+        if not self.changed("confirm", (self.title, tuple(self.lines), self.error), force):
+            return
+        ids = self.ids
+        ids.title.text = self.title
+        ids.yes.text = self.yes
+        ids.no.text = app.t("ui.cancel")
+        box = ids.lines
+        box.clear_widgets()
+        for line in self.lines:
+            box.add_widget(Text(text=line, grow=True, size_hint_y=None, base_font=dp(16), halign="left"))
+        if self.error:
+            box.add_widget(Text(text=self.error, grow=True, size_hint_y=None, base_font=dp(16), color=DANGER))
+        if not self.lines and not self.error:
+            box.add_widget(Text(text="", size_hint_y=None, height=dp(4), color=DIM))
+
+    def confirm(self) -> None:
+        app = self.app
+        try:
+            if self.action is not None:
+                self.action()
+        except Refusal as refused:
+            self.error = refused.text(app.lang)
+            self.update(force=True)
+            return
+        app.goto("board")

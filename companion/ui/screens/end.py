@@ -1,0 +1,39 @@
+"""The end: the scores, the winners, and the last round's narration (why rescue came, how a tie was broken)."""
+
+from __future__ import annotations
+
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+
+from companion.ui.screens.base import BaseScreen
+from companion.ui.widgets import ACT, DIM, GOOD, Chip, Text
+
+
+class EndScreen(BaseScreen):
+    def update(self, force: bool = False) -> None:
+        app = self.app
+        view = app.view
+        if view is None:
+            return
+        if not self.changed("end", (repr(view.get("scores")), repr(view.get("winners")), view.get("round")), force):
+            return
+        ids = self.ids
+        winners = list(view.get("winners") or [])
+        ids.title.text = app.t("ui.winners" if len(winners) > 1 else "ui.winner", colours=winners) if winners \
+            else app.t("ui.game_over")
+        scores = ids.scores
+        scores.clear_widgets()
+        renderer = app.renderer()
+        rows = renderer.over(view, app.words) if renderer is not None and hasattr(renderer, "over") else \
+            [(seat, "", seat in winners) for seat in view.get("players") or []]
+        for seat, score, won in rows:
+            row = BoxLayout(size_hint_y=None, height=dp(44), spacing=dp(8))
+            row.add_widget(Chip(seat, app.colour(seat), font=dp(22)))
+            row.add_widget(Text(text=score, base_font=dp(22), bold=won, color=GOOD if won else (1, 1, 1, 1)))
+            row.add_widget(Text(text=app.t("ui.won") if won else "", base_font=dp(18), color=GOOD))
+            scores.add_widget(row)
+        lines = ids.lines
+        lines.clear_widgets()
+        for entry in view.get("narration") or []:
+            lines.add_widget(Text(text=app.words.say(entry), grow=True, size_hint_y=None, base_font=dp(14),
+                                  halign="left", color=ACT if entry.get("act") else DIM))

@@ -1,0 +1,339 @@
+"""The screen's building blocks, game-free: text that fits its box, seat colours with their symbol and name,
+buttons of at least 48 px, hold-to-peek, QR codes. Their looks are in kv/widgets.kv."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.graphics import Color, Line, Mesh, Rectangle, RoundedRectangle
+from kivy.graphics.texture import Texture
+from kivy.metrics import dp
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+TARGET = dp(48)  # the smallest thing a finger presses
+BG = (0.08, 0.09, 0.11, 1)
+PANEL = (0.14, 0.15, 0.19, 1)
+INK = (0.95, 0.95, 0.95, 1)
+DIM = (0.7, 0.72, 0.76, 1)
+ACT = (0.96, 0.7, 0.2, 1)  # what the table must do with the pieces
+DANGER = (0.85, 0.25, 0.2, 1)
+GOOD = (0.35, 0.75, 0.4, 1)
+
+# Every seat colour has a symbol of its own: no colour is told by its colour alone.
+SEATS: dict[str, tuple[tuple[float, float, float], str]] = {
+    "red": ((0.86, 0.16, 0.16), "circle"),
+    "yellow": ((0.96, 0.8, 0.1), "triangle"),
+    "blue": ((0.2, 0.46, 0.96), "square"),
+    "green": ((0.2, 0.7, 0.32), "diamond"),
+    "purple": ((0.62, 0.32, 0.84), "star"),
+    "black": ((0.05, 0.05, 0.05), "cross"),
+    "white": ((0.96, 0.96, 0.96), "ring"),
+    "orange": ((0.98, 0.55, 0.12), "hexagon"),
+}
+UNKNOWN = ((0.5, 0.5, 0.5), "ring")
+
+
+def seat_colour(seat: str) -> tuple[float, float, float]:
+    return SEATS.get(seat, UNKNOWN)[0]
+
+
+def ink_on(seat: str) -> tuple[float, float, float, float]:
+    """Text colour that reads on the seat's colour."""
+    r, g, b = seat_colour(seat)
+    return (0.05, 0.05, 0.05, 1) if 0.3 * r + 0.59 * g + 0.11 * b > 0.55 else (1, 1, 1, 1)
+
+
+def app_font() -> str:
+    app = App.get_running_app()
+    return app.font if app is not None and getattr(app, "font", None) else "DejaVuSans"
+
+
+class Text(Label):
+    """A label that shrinks its font until the text fits its box (wrapped to its width), or grows its own
+    height with the text when `grow` is set. Text that still cannot fit is a bug the screenshot tests catch."""
+
+    base_font = NumericProperty(dp(18))
+    min_font = NumericProperty(dp(11))
+    wrap = BooleanProperty(True)
+    grow = BooleanProperty(False)
+    pad = NumericProperty(dp(4))
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("font_name", app_font())
+        super().__init__(**kwargs)
+        self._fit = Clock.create_trigger(self.fit, -1)
+        self.fbind("text", self._fit)
+        self.fbind("size", self._fit)
+        self.fbind("base_font", self._fit)
+        self.fbind("font_name", self._fit)
+        self.fit()
+
+    def fit(self, *_args) -> None:
+        width = max(self.width - 2 * self.pad, 1)
+        if self.grow:
+            self.font_size = self.base_font
+            self.text_size = (width, None)
+            self.texture_update()
+            self.height = self.texture_size[1] + self.pad
+            return
+        size = self.base_font
+        while True:
+            self.font_size = size
+            self.text_size = (width, None) if self.wrap else (None, None)
+            self.texture_update()
+            tw, th = self.texture_size
+            if (tw <= self.width and th <= self.height) or size <= self.min_font:
+                break
+            size = max(self.min_font, size * 0.86)
+        if not self.wrap and self.halign != "center" and self.texture_size[0] <= width:
+            self.text_size = (width, None)  # one line that fits: now aligned in its box
+            self.texture_update()
+
+
+class Mark(Widget):
+    """A seat's symbol in its colour: circle, triangle, square, diamond, star, cross..."""
+
+    seat = StringProperty("")
+    outline = BooleanProperty(True)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.fbind("pos", self._draw)
+        self.fbind("size", self._draw)
+        self.fbind("seat", self._draw)
+        self._draw()
+
+    def _draw(self, *_args) -> None:
+        colour, shape = SEATS.get(self.seat, UNKNOWN)
+        self.canvas.clear()
+        side = min(self.width, self.height)
+        cx, cy = self.center
+        points = shape_points(shape, cx, cy, side / 2)
+        with self.canvas:
+            Color(*colour, 1)
+            if shape in ("circle", "ring"):
+                from kivy.graphics import Ellipse
+
+                Ellipse(pos=(cx - side / 2, cy - side / 2), size=(side, side))
+            elif shape == "cross":
+                arm = side * 0.18
+                Rectangle(pos=(cx - arm, cy - side / 2), size=(2 * arm, side))
+                Rectangle(pos=(cx - side / 2, cy - arm), size=(side, 2 * arm))
+            else:
+                fan(points, cx, cy)
+            if self.outline and sum(colour) < 0.5 or shape == "ring":
+                Color(0.85, 0.85, 0.85, 1)
+                if shape in ("circle", "ring"):
+                    Line(circle=(cx, cy, side / 2), width=1.2)
+                elif shape == "cross":
+                    arm = side * 0.18
+                    Line(points=[cx - arm, cy - side / 2, cx + arm, cy - side / 2, cx + arm, cy - arm,
+                                 cx + side / 2, cy - arm, cx + side / 2, cy + arm, cx + arm, cy + arm,
+                                 cx + arm, cy + side / 2, cx - arm, cy + side / 2, cx - arm, cy + arm,
+                                 cx - side / 2, cy + arm, cx - side / 2, cy - arm, cx - arm, cy - arm],
+                         close=True, width=1.2)
+                else:
+                    Line(points=points, close=True, width=1.2)
+
+
+def shape_points(shape: str, cx: float, cy: float, r: float) -> list[float]:
+    if shape == "triangle":
+        corners = [(cx, cy + r), (cx - r * 0.95, cy - r * 0.8), (cx + r * 0.95, cy - r * 0.8)]
+    elif shape == "square":
+        s = r * 0.85
+        corners = [(cx - s, cy - s), (cx + s, cy - s), (cx + s, cy + s), (cx - s, cy + s)]
+    elif shape == "diamond":
+        corners = [(cx, cy + r), (cx + r, cy), (cx, cy - r), (cx - r, cy)]
+    elif shape == "star":
+        corners = []
+        for i in range(10):
+            radius = r if i % 2 == 0 else r * 0.45
+            angle = math.pi / 2 + i * math.pi / 5
+            corners.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
+    elif shape == "hexagon":
+        corners = [(cx + r * math.cos(math.pi / 3 * i), cy + r * math.sin(math.pi / 3 * i)) for i in range(6)]
+    else:
+        corners = [(cx + r * math.cos(math.pi / 8 * i), cy + r * math.sin(math.pi / 8 * i)) for i in range(16)]
+    return [v for corner in corners for v in corner]
+
+
+def fan(points: list[float], cx: float, cy: float) -> None:
+    """A filled polygon around its centre (every shape here is star-shaped from its centre)."""
+    vertices = [cx, cy, 0, 0]
+    for i in range(0, len(points), 2):
+        vertices += [points[i], points[i + 1], 0, 0]
+    vertices += [points[0], points[1], 0, 0]
+    Mesh(vertices=vertices, indices=list(range(len(vertices) // 4)), mode="triangle_fan")
+
+
+class Chip(BoxLayout):
+    """A seat: its symbol, in its colour, and its name."""
+
+    seat = StringProperty("")
+    name = StringProperty("")
+    font = NumericProperty(dp(18))
+
+    def __init__(self, seat: str, name: str, font: float = dp(18), **kwargs):
+        kwargs.setdefault("spacing", dp(6))
+        super().__init__(seat=seat, name=name, font=font, **kwargs)
+        self.mark = Mark(seat=seat, size_hint=(None, None), size=(font * 1.1, font * 1.1))
+        self.add_widget(self.mark)
+        self.label = Text(text=name, base_font=font, wrap=False, halign="left", valign="middle")
+        self.add_widget(self.label)
+        self.fbind("height", self._place)
+        self._place()
+
+    def _place(self, *_args) -> None:
+        side = min(self.font * 1.1, self.height)
+        self.mark.size = (side, side)
+        self.mark.y = self.y + (self.height - side) / 2
+
+
+class Action(ButtonBehavior, Text):
+    """A button of at least 48 px: its words fit it (kv/widgets.kv draws it)."""
+
+    tone = StringProperty("normal")  # normal, primary, danger, quiet, on
+    enabled = BooleanProperty(True)
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("halign", "center")
+        kwargs.setdefault("valign", "middle")
+        super().__init__(**kwargs)
+
+    def on_touch_down(self, touch):
+        if not self.enabled:
+            return False
+        return super().on_touch_down(touch)
+
+
+class SeatButton(ButtonBehavior, BoxLayout):
+    """A seat to press: its chip, and a line more (e.g. "on a phone")."""
+
+    seat = StringProperty("")
+    tone = StringProperty("normal")
+
+    def __init__(self, seat: str, name: str, note: str = "", font: float = dp(18), **kwargs):
+        kwargs.setdefault("orientation", "vertical")
+        kwargs.setdefault("padding", (dp(6), dp(2)))
+        kwargs.setdefault("size_hint_y", None)
+        kwargs.setdefault("height", max(TARGET, dp(56) if note else TARGET))
+        super().__init__(seat=seat, **kwargs)
+        self.add_widget(Chip(seat, name, font=font))
+        if note:
+            self.add_widget(Text(text=note, base_font=dp(12), min_font=dp(9), color=DIM, size_hint_y=0.45))
+
+
+class Panel(BoxLayout):
+    """A box with the panel colour behind it (kv/widgets.kv)."""
+
+    fill = ListProperty(PANEL)
+
+
+class HoldToPeek(Action):
+    """Shows a secret only while a finger holds it; it hides again the moment the finger lifts."""
+
+    reveal = ObjectProperty(None)  # () -> str: the secret's text, asked at each press
+    hidden_text = StringProperty("")
+
+    def on_press(self) -> None:
+        if self.reveal is not None:
+            self.tone = "on"
+            self.text = self.reveal()
+
+    def on_release(self) -> None:
+        self.tone = "normal"
+        self.text = self.hidden_text
+
+
+class QRCode(Widget):
+    """A QR code drawn from its module matrix (no image library needed)."""
+
+    data = StringProperty("")
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._texture: Texture | None = None
+        self.fbind("data", self._make)
+        self.fbind("pos", self._draw)
+        self.fbind("size", self._draw)
+        self._make()
+
+    def _make(self, *_args) -> None:
+        if not self.data:
+            self._texture = None
+            self._draw()
+            return
+        import qrcode
+
+        code = qrcode.QRCode(border=2, error_correction=qrcode.constants.ERROR_CORRECT_M)
+        code.add_data(self.data)
+        matrix = code.get_matrix()
+        n = len(matrix)
+        pixels = bytes(0 if cell else 255 for row in reversed(matrix) for cell in row for _ in range(3))
+        texture = Texture.create(size=(n, n), colorfmt="rgb")
+        texture.mag_filter = "nearest"
+        texture.min_filter = "nearest"
+        texture.blit_buffer(pixels, colorfmt="rgb", bufferfmt="ubyte")
+        self._texture = texture
+        self._draw()
+
+    def _draw(self, *_args) -> None:
+        self.canvas.clear()
+        if self._texture is None:
+            return
+        side = min(self.width, self.height)
+        with self.canvas:
+            Color(1, 1, 1, 1)
+            Rectangle(texture=self._texture, pos=(self.center_x - side / 2, self.center_y - side / 2),
+                      size=(side, side))
+
+
+class Token(Widget):
+    """A piece on the board: the seat's colour and symbol, and a short text (a character's points)."""
+
+    def __init__(self, seat: str, text: str, faded: bool = False, **kwargs):
+        super().__init__(**kwargs)
+        self.seat = seat
+        self.faded = faded
+        self.label = Text(text=text, base_font=dp(15), min_font=dp(8), wrap=False, bold=True, color=ink_on(seat),
+                          pad=0)
+        self.add_widget(self.label)
+        self.mark = Mark(seat=seat)
+        self.add_widget(self.mark)
+        self.fbind("pos", self._draw)
+        self.fbind("size", self._draw)
+        self._draw()
+
+    def _draw(self, *_args) -> None:
+        side = min(self.width, self.height)
+        x, y = self.center_x - side / 2, self.center_y - side / 2
+        self.canvas.before.clear()
+        with self.canvas.before:
+            Color(*seat_colour(self.seat), 0.45 if self.faded else 1)
+            RoundedRectangle(pos=(x, y), size=(side, side), radius=[side * 0.2])
+            Color(0.9, 0.9, 0.9, 1)
+            Line(rounded_rectangle=(x, y, side, side, side * 0.2), width=1.1, dash_length=3 if self.faded else 1,
+                 dash_offset=3 if self.faded else 0)
+        mark = side * 0.36
+        self.mark.size = (mark, mark)
+        self.mark.pos = (x + side - mark - 1, y + side - mark - 1)
+        self.label.size = (side * 0.7, side * 0.7)
+        self.label.pos = (x + 1, y + 1)
+
+
+def clear_and_add(box, widgets: list) -> None:
+    box.clear_widgets()
+    for widget in widgets:
+        box.add_widget(widget)
+
+
+def pressed(widget, callback: Callable[[], None]) -> None:
+    """Calls `callback` on release (the ordinary tap)."""
+    widget.bind(on_release=lambda *_: callback())
