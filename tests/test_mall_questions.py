@@ -310,6 +310,8 @@ def test_the_cup_is_refused_with_a_code():
     ({"phase": "lunch"}, "mall.position.phase",
      {"phases": "truck, chief, arrival, destination, move, attack", "value": "'lunch'"}),
     ({"closed": [4]}, "mall.position.parking_closed", {"location": 4}),
+    ({"characters": {"red": {"pinup": 1}}, "hidden": {"red": [["pinup"]]}}, "mall.position.hidden_list",
+     {"field": "hidden"}),
     ({"hands": {"red": -1}}, "mall.position.not_a_number", {"field": "hands.red", "minimum": 0, "value": "-1"}),
     ({"characters": {"red": {"pinup": 1, "tough": 1, "gunman": 1}, "blue": {"pinup": 1}}},
      "mall.position.over_capacity", {"location": 1, "count": 3, "present": 4}),

@@ -131,7 +131,7 @@ def _characters(players: tuple[str, ...], data: object, closed: frozenset[int]) 
 def _hide(characters: tuple[Character, ...], hidden: object) -> tuple[Character, ...]:
     wanted = set()
     for colour, kinds in _object(hidden, "hidden").items():
-        if not isinstance(kinds, list):
+        if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
             raise IllegalAction("mall.position.hidden_list", field="hidden")
         wanted |= {(colour, k) for k in kinds}
     living = {(c.colour, c.kind) for c in characters}
