@@ -17,6 +17,7 @@ hardware/README.md shows a full example with its wiring.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +31,11 @@ DEFAULT_DEBOUNCE_MS = 30
 
 
 class PadConfigError(ValueError):
-    """A pads config that cannot be used; the message names the file, the entry and what is wrong."""
+    """A pads config that cannot be used; the message names the file, the entry and what is wrong, on one line."""
+
+    def __init__(self, message: str):
+        # A name from the file may hold a newline or a terminal escape: shown escaped, on one line.
+        super().__init__("".join(c if c.isprintable() else repr(c)[1:-1] for c in message))
 
 
 @dataclass(frozen=True)
@@ -132,19 +137,19 @@ def _serial(section: Any, source: str) -> SerialConfig:
     if not isinstance(given, dict):
         raise PadConfigError(f"{where} pads must be a table such as 1 = \"red\"")
     for key, seat in given.items():
-        if not key.isdigit() or not 1 <= int(key) <= BUTTONS or not isinstance(seat, str) or not seat:
+        pad = int(key) if key.isascii() and key.isdigit() else 0  # "²" is a digit to isdigit(), not to int()
+        if not 1 <= pad <= BUTTONS or not isinstance(seat, str) or not seat:
             raise PadConfigError(f"{source}: [serial.pads] {key} = {seat!r}: write pad = \"seat\", pads 1 to 6")
         if seat in pads.values():
             raise PadConfigError(f"{source}: [serial.pads] {seat} is given two pads")
-        pads[int(key)] = seat
+        pads[pad] = seat
     return SerialConfig(port, usb_id, pads)
 
 
 def _usb_id(text: Any, where: str) -> tuple[int, int]:
-    try:
-        vid, pid = (int(part, 16) for part in text.split(":"))
-    except (AttributeError, ValueError):
-        raise PadConfigError(f"{where} usb_id must be written VID:PID in hex, e.g. \"2E8A:0005\"") from None
+    if not isinstance(text, str) or not re.fullmatch(r"[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}", text):
+        raise PadConfigError(f"{where} usb_id must be written VID:PID in hex, e.g. \"2E8A:0005\", not {text!r}")
+    vid, pid = (int(part, 16) for part in text.split(":"))
     return vid, pid
 
 
