@@ -196,6 +196,9 @@ def _box(args: argparse.Namespace):
     except json.JSONDecodeError as error:
         print(f"companion {args.command}: --options is not valid JSON: {error.msg}", file=sys.stderr)
         return None
+    except (RecursionError, ValueError):  # nested too deep, or an integer of thousands of digits
+        print(f"companion {args.command}: --options is not valid JSON: nested too deep or too long", file=sys.stderr)
+        return None
     players = [p.strip() for p in args.players.split(",")] if args.players else None
     return BoxOptions(
         db=args.db or str(default_db_path()), host=args.host, port=args.port, address=args.address,
