@@ -980,6 +980,7 @@
   }
 
   document.getElementById("lang").addEventListener("change", (event) => switchLanguage(event.target.value));
+  window.addEventListener("companion:board", () => redraw());  // a board renderer has arrived (boards/all.js)
 
   // -- the link ------------------------------------------------------------------------------------------
 
