@@ -50,6 +50,7 @@ class BadMessage(Refusal):
 
 
 SEAT_TYPES = {"answer", "ping", "lang"}
+MAX_NAME = 40  # characters of a name (a language, a seat, a game): what is longer is no name of ours
 HOST_TYPES = SEAT_TYPES | {"close", "undo", "new_game", "give_pad"}
 SPECTATOR_TYPES = {"ping", "lang"}
 
@@ -75,26 +76,36 @@ def parse(text: str | bytes, role: str) -> dict:
     if kind not in allowed:
         if kind in HOST_TYPES:
             raise BadMessage("forbidden", type=kind)
-        raise BadMessage("unknown_type", type=kind[:40])
+        raise BadMessage("unknown_type", type=_shown(kind))
     if kind == "answer":
         if not isinstance(message.get("action"), dict):
             raise BadMessage("no_action")
         if not isinstance(message.get("question"), str):
             raise BadMessage("no_question")
-    if kind == "lang" and not isinstance(message.get("lang"), str):
+    if kind == "lang" and not _name(message.get("lang")):
         raise BadMessage("bad_lang")
     if kind == "undo" and (type(message.get("steps", 1)) is not int or message.get("steps", 1) < 1):
         raise BadMessage("bad_undo")
-    if kind == "give_pad" and not isinstance(message.get("seat"), str):
+    if kind == "give_pad" and not _name(message.get("seat")):
         raise BadMessage("bad_give_pad")
     if kind == "new_game":
         if not isinstance(message.get("players"), list):
             raise BadMessage("bad_players")
-        if not isinstance(message.get("game", ""), str):
+        if "game" in message and not _name(message["game"]):
             raise BadMessage("bad_game")
         if not isinstance(message.get("options", {}), dict | None):
             raise BadMessage("bad_options")
     return message
+
+
+def _name(value: object) -> bool:
+    """A name the server may act on and echo in an error: short text on one line."""
+    return isinstance(value, str) and 0 < len(value) <= MAX_NAME and value.isprintable()
+
+
+def _shown(text: str) -> str:
+    """Text from a device, as an error may quote it: on one line, and short."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[:MAX_NAME])
 
 
 def dumps(value: object) -> str:
