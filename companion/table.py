@@ -131,7 +131,6 @@ class Table:
             if current is None or current.id != question:
                 raise StaleQuestion()
         events = self.rules.decide(self.state, action)
-        self.undone = []
         for event in events:
             self._record({"answer": event})
         self._settle()
@@ -155,9 +154,7 @@ class Table:
             raise TableError("table.undo_over")
         if steps > len(self._undoable):
             raise TableError("table.undo_limit", count=len(self._undoable))
-        before = self.narration()
         self._record({"undo": steps})
-        self.undone = [entry for entry in before[len(self.narration()):] if not entry.seats]
         self._notify()
 
     def roll(self) -> None:
@@ -203,10 +200,15 @@ class Table:
         self.state = after if after is not None else self._folded(event)
         if "undo" in event:
             del self._undoable[-event["undo"]:]
+            # What the undo took back is said until the next answer (a resumed table says it too).
+            kept = len(self.rules.narration(self.state))
+            self.undone = [entry for entry in self.rules.narration(before)[kept:] if not entry.seats]
         elif "answer" in event and self._takes_back(before, event["answer"]):
             self._undoable.append(before)
         else:
             self._undoable.clear()  # the cup rolled, or a secret answer: no undo past it
+        if "answer" in event:
+            self.undone = []
         if self.state.over:
             self._undoable.clear()  # the game is over and in the history
         if "roll" in event:
