@@ -12,6 +12,7 @@ from companion.games.base import IllegalAction
 
 from . import prompts
 from .board import (
+    CACHOU,
     CAMERA,
     DECK,
     DECK_SIZE,
@@ -22,11 +23,15 @@ from .board import (
     PARKING,
     SECURITY_HQ,
     SPRINT,
+    SUPERMARKET,
+    SUPERMARKET_BREACH,
     THREAT,
     WEAPON,
     card_key,
     characters_for,
+    rescue_at,
 )
+from .narration import act, dice_arrivals, dice_lines, nested, private, tell
 from .state import Character, Options, State, Vote, Window, evolve
 
 PHASES = ("truck", "chief", "arrival", "destination", "move", "attack")
@@ -39,18 +44,24 @@ def new_game(players: list[str] | tuple[str, ...], options: Options | None = Non
     """Setup: Cachou closed at 3-4 players, one card each, the Chief is the first (oldest) player."""
     players = prompts.check_players(players)
     hands = dict.fromkeys(players, 1)
+    closed = frozenset({CACHOU}) if len(players) <= 4 else frozenset()
+    lines = [act(0, "mall.n.badge.setup", to_seat=players[0])]
+    if closed:
+        lines.append(act(0, "mall.n.close.setup", location=CACHOU))
+    lines.append(act(0, "mall.n.deck.setup", count=DECK_SIZE - len(players)))
     state = State(
         players=players,
         options=options or Options(),
         chief=players[0],
         characters=tuple(Character(p, kind, 0) for p in players for kind in characters_for(len(players))),
         zombies=(0,) * 6,
-        closed=frozenset({2}) if len(players) <= 4 else frozenset(),
+        closed=closed,
         hands=hands,
         deck=DECK_SIZE - len(players),
         played=dict.fromkeys(DECK, 0),
         phase="placement",
         step="roll",
+        narration=tuple(lines),
     )
     return advance(state)
 
@@ -119,20 +130,34 @@ def _on_roll(state: State, dice: object) -> State:
         raise IllegalAction("mall.refuse.bad_roll", count=request.count, value=repr(dice))
     dice = tuple(dice)
     if state.phase == "placement" and state.step == "roll":
-        return evolve(state, dice=dice, step="place")
+        placer = state.clockwise()[state.turn % len(state.players)]
+        said = tell(0, "mall.n.placement.dice", colour=placer, dice=list(dice))
+        return evolve(state, dice=dice, step="place", narration=state.narration + (said,))
     if state.phase == "placement" and state.step == "zombies":
         zombies = list(state.zombies)
         for d in dice:
             if state.is_open(d):
                 zombies[d - 1] += 1
-        return evolve(state, zombies=tuple(zombies), round=1, phase="truck", step="start", dice=None)
-    # The four zombie dice, rolled in secret.
+        lines = (tell(0, "mall.n.setup.zombies", dice=list(dice)), *dice_lines(0, dice, state.closed),
+                 tell(1, "mall.n.round", round=1))
+        return evolve(state, zombies=tuple(zombies), round=1, phase="truck", step="start", dice=None,
+                      narration=state.narration + lines)
+    # The four zombie dice, rolled in secret: only the elected Chief sees what they bring.
     lookers = frozenset({state.chief}) if state.elected else frozenset()
+    r = state.round
+    if lookers:
+        lines = (tell(r, "mall.n.arrival.roll_chief", colour=state.chief),
+                 private(r, (state.chief,), "mall.n.dice.seen", dice=list(dice),
+                         arrivals=dice_arrivals(dice, state.closed)))
+    else:
+        lines = (tell(r, "mall.n.arrival.roll"),)
+    narration = state.narration + lines
     if state.phase in ("destination", "move"):  # a position entered without the dice
-        return evolve(state, cup=dice, lookers=lookers, step="start")
+        return evolve(state, cup=dice, lookers=lookers, step="start", narration=narration)
     seats = [p for p in state.clockwise() if state.hands[p] > 0 and p not in lookers]
     window = Window("camera", 0, tuple(seats)) if seats else None
-    return evolve(state, cup=dice, lookers=lookers, window=window, step="window" if window else "done")
+    return evolve(state, cup=dice, lookers=lookers, window=window, step="window" if window else "done",
+                  narration=narration)
 
 
 def _on_pick(state: State, index: object) -> State:
@@ -143,9 +168,10 @@ def _on_pick(state: State, index: object) -> State:
         raise IllegalAction("mall.refuse.bad_pick", high=request.count - 1)
     if state.options.second_tie_victim == "colour":
         colour = state.lottery[index][0]
-        return evolve(state, lottery=(), victim_colour=colour, step="victim")
+        said = tell(state.round, "mall.n.vote.drawn", colour=colour, location=state.location)
+        return evolve(state, lottery=(), victim_colour=colour, step="victim", narration=state.narration + (said,))
     colour, kind = state.lottery[index]
-    return _kill(evolve(state, lottery=()), colour, kind)
+    return _kill(evolve(state, lottery=()), colour, kind, "mall.n.kill.random")
 
 
 # -- answers --------------------------------------------------------------------------------------------------
@@ -156,17 +182,24 @@ def _on_action(state: State, action: dict) -> State:
     if "close" in action:
         return _reveal(state, state.vote)
     if "vote" in action:
-        ballot = state.vote.ballot.cast(seat, action["vote"])
         old = state.vote
+        ballot = old.ballot.cast(seat, action["vote"])
         vote = Vote(old.purpose, old.location, ballot, old.stage, old.threats)
-        return _reveal(state, vote) if ballot.complete else evolve(state, vote=vote)
+        if ballot.complete:
+            return _reveal(state, vote)
+        if seat in old.ballot.ballots:  # a changed ballot: nothing to say before the reveal
+            return evolve(state, vote=vote)
+        return evolve(state, vote=vote, narration=state.narration + (tell(state.round, "mall.n.voted", colour=seat),))
     if "give" in action:
         hands = {**state.hands, action["give"]: state.hands[action["give"]] + 1}
-        return evolve(state, hands=hands, searcher=None, drawn=0, phase="chief", step="start")
+        said = act(state.round, "mall.n.deck.gift", colour=state.searcher, to_seat=action["give"])
+        return evolve(state, hands=hands, searcher=None, drawn=0, phase="chief", step="start",
+                      narration=state.narration + (said,))
     if "play" in action:
         return _play(state, seat, action)
     if "pass" in action:
-        return _next_in_window(state)
+        return _next_in_window(evolve(state, narration=state.narration + (tell(state.round, "mall.n.pass",
+                                                                                    colour=seat),)))
     if state.phase == "placement":
         return _place(state, seat, action["character"], action["go"])
     if "go" in action:
@@ -179,10 +212,13 @@ def _on_action(state: State, action: dict) -> State:
 
 
 def _place(state: State, seat: str, kind: str, location: int) -> State:
+    shown = any(state.is_open(d) and state.has_room(d) for d in state.dice or ())
+    said = act(0, "mall.n.place.dice" if shown else "mall.n.place.free", colour=seat, character=kind,
+               location=location)
     characters = tuple(
         Character(seat, kind, location) if (c.colour, c.kind) == (seat, kind) else c for c in state.characters
     )
-    state = evolve(state, characters=characters, dice=None, turn=state.turn + 1)
+    state = evolve(state, characters=characters, dice=None, turn=state.turn + 1, narration=state.narration + (said,))
     if all(c.location for c in characters):
         return evolve(state, step="zombies", turn=0)
     return evolve(state, step="roll")
@@ -190,22 +226,44 @@ def _place(state: State, seat: str, kind: str, location: int) -> State:
 
 def _choose_destination(state: State, seat: str, location: int) -> State:
     destinations = {**state.destinations, seat: location}
-    if state.step == "chief":
-        return evolve(state, destinations=destinations, step="secret")
+    if state.step == "chief":  # the elected Chief chooses first, in public
+        said = tell(state.round, "mall.n.destination.chief", colour=seat, location=location)
+        return evolve(state, destinations=destinations, step="secret", narration=state.narration + (said,))
+    narration = state.narration
+    if seat not in state.destinations:  # that he has chosen is public; where, only at the reveal
+        narration += (tell(state.round, "mall.n.chosen", colour=seat),)
     if all(p in destinations for p in state.players):
-        return evolve(state, destinations=destinations, phase="move", step="start")
-    return evolve(state, destinations=destinations)
+        return evolve(state, destinations=destinations, phase="move", step="start", narration=narration)
+    return evolve(state, destinations=destinations, narration=narration)
 
 
 def _move(state: State, seat: str, kind: str) -> State:
-    target = state.sprint if state.sprint is not None else state.destinations[seat]
+    sprint = state.sprint is not None
+    target = state.sprint if sprint else state.destinations[seat]
     mover = next(c for c in state.characters if (c.colour, c.kind) == (seat, kind))
-    if mover.location != target:
-        if not state.is_open(target) or not state.has_room(target):
-            target = PARKING  # full or fallen: the character runs to the Parking (or stays there)
-        mover_moved = Character(mover.colour, mover.kind, target, mover.hidden)
-        state = evolve(state, characters=tuple(mover_moved if c is mover else c for c in state.characters))
-    state = evolve(state, sprint=None, turn=state.turn + 1, step="move")
+    r = state.round
+    if mover.location == target:  # a Sprint to where he stands
+        said = tell(r, "mall.n.stay.sprint", colour=seat, character=kind, location=target)
+    else:
+        wanted, why = target, ""
+        if not state.is_open(target):
+            target, why = PARKING, "fallen"  # the character runs to the Parking (or stays there)
+        elif not state.has_room(target):
+            target, why = PARKING, "full"
+        if mover.location == target:  # already in the Parking
+            key = f"mall.n.stay.{'sprint_' if sprint else ''}{why}"
+            said = tell(r, key, colour=seat, character=kind, location=wanted, to_location=target)
+        else:
+            if why:
+                key = f"mall.n.move.{'sprint_' if sprint else ''}{why}"
+                said = act(r, key, colour=seat, character=kind, from_location=mover.location, to_location=target,
+                           location=wanted)
+            else:
+                said = act(r, "mall.n.move.sprint" if sprint else "mall.n.move.go", colour=seat, character=kind,
+                           from_location=mover.location, to_location=target)
+            mover_moved = Character(mover.colour, mover.kind, target, mover.hidden)
+            state = evolve(state, characters=tuple(mover_moved if c is mover else c for c in state.characters))
+    state = evolve(state, sprint=None, turn=state.turn + 1, step="move", narration=state.narration + (said,))
     return _end_if_rescued(state, "immediate")
 
 
@@ -217,25 +275,41 @@ def _play(state: State, seat: str, action: dict) -> State:
         hands={**state.hands, seat: state.hands[seat] - 1},
         played={**state.played, key: state.played[key] + 1},
     )
+    r = state.round
     if kind == CAMERA:
-        return evolve(state, lookers=state.lookers | {seat})
+        lines = (tell(r, "mall.n.card.camera", colour=seat),
+                 private(r, (seat,), "mall.n.dice.seen", dice=list(state.cup),
+                         arrivals=dice_arrivals(state.cup, state.closed)))
+        return evolve(state, lookers=state.lookers | {seat}, narration=state.narration + lines)
     if kind == SPRINT:
-        return evolve(state, sprint=action["go"], step="sprint")
+        said = tell(r, "mall.n.card.sprint", colour=seat, location=action["go"])
+        return evolve(state, sprint=action["go"], step="sprint", narration=state.narration + (said,))
     location = state.window.location
     if kind == THREAT:
-        return evolve(state, threats={**state.threats, seat: state.threats.get(seat, 0) + 1})
+        said = tell(r, "mall.n.card.threat", colour=seat, location=location)
+        return evolve(state, threats={**state.threats, seat: state.threats.get(seat, 0) + 1},
+                      narration=state.narration + (said,))
     if kind == HARDWARE:
-        return evolve(state, hardware={**state.hardware, location: state.hardware.get(location, 0) + 1})
+        said = tell(r, "mall.n.card.hardware", colour=seat, location=location)
+        return evolve(state, hardware={**state.hardware, location: state.hardware.get(location, 0) + 1},
+                      narration=state.narration + (said,))
     if kind == HIDDEN:
         who = (seat, action["character"])
         characters = tuple(
             Character(c.colour, c.kind, c.location, True) if (c.colour, c.kind) == who else c for c in state.characters
         )
-        return evolve(state, characters=characters)
+        said = tell(r, "mall.n.card.hidden", colour=seat, character=action["character"], location=location)
+        return evolve(state, characters=characters, narration=state.narration + (said,))
     if kind == WEAPON:
         zombies = list(state.zombies)
-        zombies[location - 1] = max(0, zombies[location - 1] - action["kills"])
-        return evolve(state, zombies=tuple(zombies))
+        there = zombies[location - 1]
+        killed = min(there, action["kills"])
+        zombies[location - 1] = there - killed
+        if killed:
+            said = act(r, "mall.n.remove.weapon", colour=seat, location=location, count=killed, kills=action["kills"])
+        else:
+            said = tell(r, "mall.n.card.weapon_wasted", colour=seat, location=location, kills=action["kills"])
+        return evolve(state, zombies=tuple(zombies), narration=state.narration + (said,))
     raise AssertionError(kind)
 
 
@@ -256,28 +330,54 @@ def _start_vote(state: State, purpose: str, location: int) -> State:
         return _vote_won(state, purpose, location, candidates[0])
     weights = {p: state.vote_weight(p, location) + state.threats.get(p, 0) for p in candidates}
     vote = Vote(purpose, location, Ballot(tuple(candidates), weights), 1, dict(state.threats))
-    return evolve(state, vote=vote, threats={}, step="vote")
+    said = tell(state.round, f"mall.n.vote.start.{purpose}", location=location, colours=candidates)
+    return evolve(state, vote=vote, threats={}, step="vote", narration=state.narration + (said,))
 
 
 def _reveal(state: State, vote: Vote) -> State:
-    leaders = vote.ballot.leaders()
-    state = evolve(state, vote=None, revealed=vote)
+    """All ballots at once: who voted what, with his weight; then the winner, a re-vote or the second tie."""
+    ballot = vote.ballot
+    r = state.round
+    lines = []
+    if not ballot.complete:
+        lines.append(tell(r, "mall.n.vote.closed", colours=list(ballot.missing)))
+    cast = ballot.ballots
+    lines.append(tell(r, "mall.n.vote.ballots", ballots=[
+        nested("mall.n.ballot", voter=v, count=w, candidate=cast[v]) if v in cast
+        else nested("mall.n.ballot.none", voter=v, count=w)
+        for v, w in ballot.weights.items()
+    ]))
+    tally = ballot.tally()
+    leaders = ballot.leaders()
     if len(leaders) == 1:
-        return _vote_won(state, vote.purpose, vote.location, leaders[0])
+        winner = leaders[0]
+        against = max((n for c, n in tally.items() if c != winner), default=0)
+        state = evolve(state, vote=None, revealed=vote, narration=state.narration + tuple(lines))
+        return _vote_won(state, vote.purpose, vote.location, winner, (tally[winner], against))
     if vote.stage == 1:
-        return evolve(state, vote=_revote(state, vote, leaders), step="vote")
+        lines.append(tell(r, "mall.n.vote.tie", location=vote.location, colours=list(leaders),
+                          count=tally[leaders[0]]))
+        return evolve(state, vote=_revote(state, vote, leaders), revealed=vote, step="vote",
+                      narration=state.narration + tuple(lines))
     # Second tie.
     if vote.purpose == "truck":
-        return evolve(state, phase="chief", step="start")
+        lines.append(tell(r, "mall.n.vote.tie2.truck", location=vote.location))
+        return evolve(state, vote=None, revealed=vote, phase="chief", step="start",
+                      narration=state.narration + tuple(lines))
     if vote.purpose == "chief":
-        return evolve(state, elected=False, phase="arrival", step="start")
+        lines.append(tell(r, "mall.n.vote.tie2.chief", colour=state.chief, location=vote.location))
+        return evolve(state, vote=None, revealed=vote, elected=False, phase="arrival", step="start",
+                      narration=state.narration + tuple(lines))
     if state.options.second_tie_victim == "colour":
         lottery = tuple((colour, "") for colour in leaders)
+        lines.append(tell(r, "mall.n.vote.tie2.victim_colour", location=vote.location, colours=list(leaders)))
     else:
         lottery = tuple(
             (c.colour, c.kind) for p in leaders for c in state.of(p) if c.location == vote.location and not c.hidden
         )
-    return evolve(state, lottery=lottery, step="pick")
+        lines.append(tell(r, "mall.n.vote.tie2.victim", location=vote.location, colours=list(leaders)))
+    return evolve(state, vote=None, revealed=vote, lottery=lottery, step="pick",
+                  narration=state.narration + tuple(lines))
 
 
 def _revote(state: State, vote: Vote, tied: tuple[str, ...]) -> Vote:
@@ -292,35 +392,72 @@ def _revote(state: State, vote: Vote, tied: tuple[str, ...]) -> Vote:
     return Vote(vote.purpose, vote.location, Ballot(tied, weights), 2, vote.threats)
 
 
-def _vote_won(state: State, purpose: str, location: int, winner: str) -> State:
+def _vote_won(state: State, purpose: str, location: int, winner: str, votes: tuple[int, int] | None = None) -> State:
+    """`votes`: the winner's votes and the runner-up's; None when he was the only candidate."""
+    r = state.round
+    if votes is None:
+        said = tell(r, f"mall.n.vote.alone.{purpose}", colour=winner, location=location)
+    else:
+        said = tell(r, f"mall.n.vote.won.{purpose}", colour=winner, location=location, count=votes[0],
+                    against=votes[1])
     if purpose == "truck":
         drawn = min(3, state.deck)
         hands = {**state.hands, winner: state.hands[winner] + 1}
-        state = evolve(state, hands=hands, deck=state.deck - min(drawn, 2))  # a third card goes back under
+        narration = state.narration + (said, act(r, f"mall.n.deck.search{drawn}", colour=winner))
+        # A third card goes back under the deck.
+        state = evolve(state, hands=hands, deck=state.deck - min(drawn, 2), narration=narration)
         if drawn >= 2:
             return evolve(state, searcher=winner, drawn=drawn, step="gift")
         return evolve(state, phase="chief", step="start")
     if purpose == "chief":
-        return evolve(state, chief=winner, elected=True, phase="arrival", step="start")
-    return evolve(state, victim_colour=winner, step="victim")
+        lines = (said,) if winner == state.chief else (said, act(r, "mall.n.badge.elected", to_seat=winner))
+        return evolve(state, chief=winner, elected=True, phase="arrival", step="start",
+                      narration=state.narration + lines)
+    return evolve(state, victim_colour=winner, step="victim", narration=state.narration + (said,))
 
 
 # -- deaths and the end ---------------------------------------------------------------------------------------
 
 
-def _kill(state: State, colour: str, kind: str) -> State:
+# How the victim's colour was decided (the line just before the death) -> why the death line says he died.
+_DEATHS = {"mall.n.vote.won.victim": "mall.n.kill.vote", "mall.n.vote.alone.victim": "mall.n.kill.alone",
+           "mall.n.vote.drawn": "mall.n.kill.drawn"}
+
+
+def _kill(state: State, colour: str, kind: str, why: str | None = None) -> State:
     victim = next(c for c in state.characters if (c.colour, c.kind) == (colour, kind))
+    loc = victim.location
+    r = state.round
+    if why is None:  # the owner chose: say how his colour was decided, as the last line said it
+        verdict = state.narration[-1].message if state.narration else None
+        why = _DEATHS.get(verdict.key, "mall.n.kill.eaten") if verdict else "mall.n.kill.eaten"
+        if why == "mall.n.kill.vote":
+            lines = [act(r, why, colour=colour, character=kind, location=loc, count=verdict.params["count"],
+                         against=verdict.params["against"])]
+        else:
+            lines = [act(r, why, colour=colour, character=kind, location=loc)]
+    else:
+        lines = [act(r, why, colour=colour, character=kind, location=loc)]
     characters = tuple(c for c in state.characters if c is not victim)
     zombies = list(state.zombies)
-    if victim.location == PARKING:
+    if loc == PARKING:
         zombies[PARKING - 1] -= 1  # this zombie has eaten; the next one gets its own vote
+        lines.append(act(r, "mall.n.remove.ate", location=PARKING, count=1))
         step = "breach"
     else:
-        zombies[victim.location - 1] = 0  # after the feast all the zombies there leave
+        if zombies[loc - 1]:
+            lines.append(act(r, "mall.n.remove.feast", location=loc, count=zombies[loc - 1]))
+        zombies[loc - 1] = 0  # after the feast all the zombies there leave
         step = "next"
+    if not any(c.colour == colour for c in characters):
+        lines.append(tell(r, "mall.n.out", colour=colour))
     state = evolve(state, characters=characters, zombies=tuple(zombies), victim_colour=None, step=step)
     if not state.alive(state.chief):
-        state = evolve(state, chief=_next_living(state, state.chief))
+        chief = _next_living(state, state.chief)
+        if chief != state.chief:
+            lines.append(act(r, "mall.n.badge.passes", colour=state.chief, to_seat=chief))
+        state = evolve(state, chief=chief)
+    state = evolve(state, narration=state.narration + tuple(lines))
     return _end_if_rescued(state, "immediate")
 
 
@@ -343,7 +480,30 @@ def finish(state: State) -> State:
     """The end: the highest score wins; a tie goes to the most cards in hand; still tied, it is shared."""
     best = max((state.score(p), state.hands[p]) for p in state.players)
     winners = tuple(p for p in state.players if (state.score(p), state.hands[p]) == best)
-    return evolve(state, phase="over", step="over", winners=winners, vote=None, window=None)
+    return evolve(state, phase="over", step="over", winners=winners, vote=None, window=None,
+                  narration=state.narration + _the_end(state, winners))
+
+
+def _the_end(state: State, winners: tuple[str, ...]) -> tuple:
+    """Why rescue came, the scores, the tie-break on cards, the winners."""
+    r = state.round
+    alive = len(state.characters)
+    if alive <= rescue_at(len(state.players)):
+        lines = [tell(r, "mall.n.rescue.few", count=alive, limit=rescue_at(len(state.players)))]
+    else:
+        lines = [tell(r, "mall.n.rescue.together", location=state.characters[0].location)]
+    scores = {p: state.score(p) for p in state.players}
+    lines += [tell(r, "mall.n.score", colour=p, count=scores[p]) for p in state.players]
+    top = max(scores.values())
+    tied = [p for p in state.players if scores[p] == top]
+    if len(tied) > 1:
+        lines.append(tell(r, "mall.n.tiebreak", colours=tied, count=top))
+        lines += [tell(r, "mall.n.cards", colour=p, count=state.hands[p]) for p in tied]
+    if len(winners) == 1:
+        lines.append(tell(r, "mall.n.winner", colour=winners[0]))
+    else:
+        lines.append(tell(r, "mall.n.winners", colours=list(winners)))
+    return tuple(lines)
 
 
 # -- automatic steps ------------------------------------------------------------------------------------------
@@ -361,16 +521,23 @@ def _auto(state: State) -> State | None:
 
 
 def _truck_start(state: State) -> State:
-    state = evolve(state, elected=False)
-    if state.deck == 0 or not state.visible_colours(PARKING):
-        return evolve(state, phase="chief", step="start")
-    return _start_vote(state, "truck", PARKING)
+    if state.deck == 0:
+        said = tell(state.round, "mall.n.truck.empty")
+        return evolve(state, elected=False, phase="chief", step="start", narration=state.narration + (said,))
+    if not state.visible_colours(PARKING):
+        said = tell(state.round, "mall.n.truck.nobody", location=PARKING)
+        return evolve(state, elected=False, phase="chief", step="start", narration=state.narration + (said,))
+    return _start_vote(evolve(state, elected=False), "truck", PARKING)
 
 
 def _chief_start(state: State) -> State:
-    if not state.is_open(SECURITY_HQ) or not state.visible_colours(SECURITY_HQ):
-        return evolve(state, elected=False, phase="arrival", step="start")
-    return _start_vote(state, "chief", SECURITY_HQ)
+    if not state.is_open(SECURITY_HQ):
+        said = tell(state.round, "mall.n.chief.closed", colour=state.chief, location=SECURITY_HQ)
+    elif not state.visible_colours(SECURITY_HQ):
+        said = tell(state.round, "mall.n.chief.empty", colour=state.chief, location=SECURITY_HQ)
+    else:
+        return _start_vote(state, "chief", SECURITY_HQ)
+    return evolve(state, elected=False, phase="arrival", step="start", narration=state.narration + (said,))
 
 
 def _arrival_start(state: State) -> State:
@@ -396,6 +563,14 @@ def _move_start(state: State) -> State:
     """Reveal the destinations, then the dice: one zombie per die, then empty locations may fall."""
     if state.cup is None:
         return evolve(state, step="roll")
+    r = state.round
+    revealed = [
+        nested("mall.n.destination.zombie" if p in state.zombie_players else "mall.n.destination", colour=p,
+               location=state.destinations[p])
+        for p in state.clockwise() if p in state.destinations
+    ]
+    lines = [tell(r, "mall.n.reveal.destinations", destinations=revealed),
+             tell(r, "mall.n.reveal.dice", dice=list(state.cup)), *dice_lines(r, state.cup, state.closed)]
     zombies = list(state.zombies)
     for d in state.cup:
         if state.is_open(d):
@@ -403,28 +578,43 @@ def _move_start(state: State) -> State:
     closed = set(state.closed)
     for loc in LOCATIONS:
         if loc != PARKING and loc not in closed and not state.at(loc) and zombies[loc - 1] >= FALL_AT:
+            lines.append(act(r, "mall.n.remove.fall", location=loc, count=zombies[loc - 1], limit=FALL_AT))
+            lines.append(act(r, "mall.n.close.fall", location=loc))
             closed.add(loc)
             zombies[loc - 1] = 0
     order = tuple(p for p in state.clockwise() if state.alive(p))
-    return evolve(state, zombies=tuple(zombies), closed=frozenset(closed), order=order, turn=0, step="move")
+    return evolve(state, zombies=tuple(zombies), closed=frozenset(closed), order=order, turn=0, step="move",
+                  narration=state.narration + tuple(lines))
 
 
 def _move_turn(state: State) -> State | None:
     if state.turn >= len(state.order):
         return evolve(state, phase="attack", step="start", order=(), turn=0)
-    if not prompts.move_options(state, state.order[state.turn]):
-        return evolve(state, turn=state.turn + 1)  # nothing of his can move
+    seat = state.order[state.turn]
+    if not prompts.move_options(state, seat):  # nothing of his can move
+        said = tell(state.round, "mall.n.move.none", colour=seat, location=state.destinations[seat])
+        return evolve(state, turn=state.turn + 1, narration=state.narration + (said,))
     return None
 
 
 def _attack_start(state: State) -> State:
     """Attraction: the most characters and the most Pin-ups each draw one more zombie, unless tied."""
+    r = state.round
     zombies = list(state.zombies)
-    for counts in (state.crowds(), state.pinups()):
-        loc = state.most(counts)
-        if loc is not None:
-            zombies[loc - 1] += 1
-    return evolve(state, zombies=tuple(zombies), location=1, step="breach")
+    lines = []
+    for counts, what in ((state.crowds(), "crowd"), (state.pinups(), "pinups")):
+        top = max(counts.values())
+        if top == 0:
+            if what == "pinups":
+                lines.append(tell(r, "mall.n.attraction.no_pinups"))
+            continue
+        leaders = [loc for loc, n in counts.items() if n == top]
+        if len(leaders) == 1:
+            zombies[leaders[0] - 1] += 1
+            lines.append(act(r, f"mall.n.put.{what}", location=leaders[0], count=1, most=top))
+        else:
+            lines.append(tell(r, f"mall.n.attraction.tie_{what}", locations=leaders, most=top))
+    return evolve(state, zombies=tuple(zombies), location=1, step="breach", narration=state.narration + tuple(lines))
 
 
 def _breach(state: State) -> State:
@@ -434,47 +624,81 @@ def _breach(state: State) -> State:
         return _round_end(state)
     if not state.is_open(loc) or not state.at(loc):
         return _next_location(state)
+    r = state.round
+    there = state.zombies[loc - 1]
     if loc == PARKING:
-        if state.zombies[loc - 1] == 0 or not state.visible_colours(loc):
+        if there == 0:
             return _next_location(state)
-    elif not state.breached(loc):
-        return _next_location(state)
+        if not state.visible_colours(loc):
+            return _next_location(state, tell(r, "mall.n.all_hidden.parking", location=loc, count=there))
+        said = tell(r, "mall.n.parking.eats", location=loc, count=there)
+    else:
+        defence = state.defence(loc)
+        if there >= defence:
+            said = tell(r, "mall.n.breach.defence", location=loc, count=there, defence=defence)
+        elif loc == SUPERMARKET and there >= SUPERMARKET_BREACH:
+            said = tell(r, "mall.n.breach.supermarket", location=loc, count=there, limit=SUPERMARKET_BREACH,
+                        defence=defence)
+        else:
+            return _next_location(state, tell(r, "mall.n.hold", location=loc, count=there, defence=defence))
+    narration = state.narration + (said,)
     present = {c.colour for c in state.at(loc)}
     seats = tuple(p for p in state.clockwise() if p in present and state.hands[p] > 0)
     if not seats:
-        return evolve(state, step="after_window")
-    return evolve(state, window=Window("attack", loc, seats), step="window")
+        return evolve(state, step="after_window", narration=narration)
+    return evolve(state, window=Window("attack", loc, seats), step="window", narration=narration)
 
 
 def _after_window(state: State) -> State:
     loc = state.location
-    still = state.zombies[loc - 1] > 0 if loc == PARKING else state.breached(loc)
-    if not still or not state.visible_colours(loc):
-        return evolve(state, step="next", threats={})  # no breach, or everyone there is hidden
+    r = state.round
+    if loc == PARKING:
+        if state.zombies[loc - 1] == 0:
+            said = tell(r, "mall.n.repelled.parking", location=loc)
+            return evolve(state, step="next", threats={}, narration=state.narration + (said,))
+    elif not state.breached(loc):
+        said = tell(r, "mall.n.repelled", location=loc, count=state.zombies[loc - 1], defence=state.defence(loc))
+        return evolve(state, step="next", threats={}, narration=state.narration + (said,))
+    if not state.visible_colours(loc):  # everyone there is hidden
+        key = "mall.n.all_hidden.parking" if loc == PARKING else "mall.n.all_hidden"
+        said = tell(r, key, location=loc, count=state.zombies[loc - 1])
+        return evolve(state, step="next", threats={}, narration=state.narration + (said,))
     return _start_vote(state, "victim", loc)
 
 
-def _next_location(state: State) -> State:
+def _next_location(state: State, *lines) -> State:
     loc = state.location
-    if loc == PARKING:
+    if loc == PARKING and state.zombies[PARKING - 1]:
         zombies = list(state.zombies)
-        zombies[PARKING - 1] = 0  # the Parking's zombies leave, even if they ate nobody
+        # The Parking's zombies leave, even if they ate nobody.
+        lines += (act(state.round, "mall.n.remove.parking", location=PARKING, count=zombies[PARKING - 1]),)
+        zombies[PARKING - 1] = 0
         state = evolve(state, zombies=tuple(zombies))
+    if lines:
+        return evolve(state, location=loc + 1, step="breach", threats={}, narration=state.narration + lines)
     return evolve(state, location=loc + 1, step="breach", threats={})
 
 
 def _round_end(state: State) -> State:
     """Zombie players add their zombies; then a new round (unless rescue has come)."""
+    r = state.round
     zombies = list(state.zombies)
-    for p in state.zombie_players:
+    lines = []
+    for p in state.clockwise():  # in seat order, never a set's order: the narration is replayed
+        if p not in state.zombie_players:
+            continue
         loc = state.destinations.get(p)
         if loc and state.is_open(loc):
             zombies[loc - 1] += 1
-    state = evolve(state, zombies=tuple(zombies))
+            lines.append(act(r, "mall.n.put.zombie_player", colour=p, location=loc, count=1))
+        elif loc:
+            lines.append(tell(r, "mall.n.zombie_player.closed", colour=p, location=loc))
+    state = evolve(state, zombies=tuple(zombies), narration=state.narration + tuple(lines))
     if state.rescued():
         return finish(state)
     return evolve(
         state,
+        narration=state.narration + (tell(r + 1, "mall.n.round", round=r + 1),),
         round=state.round + 1,
         phase="truck",
         step="start",
