@@ -119,17 +119,12 @@ def _print_json(data: dict) -> None:
 def _record(table, lang: str | None) -> dict:
     """The table's record, with the whole game's public narration (and its text in `lang`)."""
     from companion.catalogue import catalogue
+    from companion.games.base import Message
 
-    out = table.record()
-    lines = []
-    for entry in table.narration():
-        if entry.seats:
-            continue  # a private line (a peek at the dice) is the table's secret, not the book's
-        item = entry.to_json()
-        if lang:
-            item["text"] = catalogue().text(entry.message, lang)
-        lines.append(item)
-    out["narration"] = lines
+    out = table.book()
+    if lang:
+        for item in out["narration"]:
+            item["text"] = catalogue().text(Message(item["key"], item["params"]), lang)
     return out
 
 

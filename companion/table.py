@@ -269,6 +269,10 @@ class Table:
         self._need_game()
         return self.rules.record(self.state)
 
+    def book(self) -> dict:
+        """The record with the whole game's public narration: what `companion replay` and `resume` print."""
+        return {**self.record(), "narration": [entry.to_json() for entry in self.narration() if not entry.seats]}
+
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
         """Call `callback` after every stored change; returns a function that unsubscribes."""
         self._subscribers.append(callback)

@@ -53,12 +53,18 @@ for action in script["actions"]:
             break
         free = command == "run"
     table.answer(action)
-    print(json.dumps(table.record()), flush=True)
+    print(json.dumps(table.book()), flush=True)
 """
 
 
 def jsonable(value: object) -> object:
     return json.loads(json.dumps(value))
+
+
+def book(state) -> dict:
+    """What the table prints of a state: its record and the whole game's public narration."""
+    lines = [entry.to_json() for entry in mall.narration(state) if not entry.seats]
+    return jsonable({**mall.record(state), "narration": lines})
 
 
 @dataclass
@@ -75,11 +81,11 @@ class Reference:
         colours = list(COLOURS[:players])
         events, final = random_game(mall, colours, random.Random(seed))
         state = mall.start(colours)
-        records = [jsonable(mall.record(state))]
+        records = [book(state)]
         for event in events:
             state = mall.apply(state, event)
-            records.append(jsonable(mall.record(state)))
-        assert records[-1] == jsonable(mall.record(final))
+            records.append(book(state))
+        assert records[-1] == book(final)
         answers = [m for m, event in enumerate(events) if not is_cup(event)]
         # Answer j+1 is events[answers[j]]; the cup events after it belong to it.
         settled = [answers[0]] + answers[1:] + [len(events)]
@@ -149,10 +155,10 @@ def carry_on(ref: Reference, db: Path) -> None:
         answered = sum(1 for event in done if "answer" in event)
         table = Table(store, DiceCup(scripted=ref.dice[rolled:], picks=ref.picks[picked:]), roll_when_asked=True)
         assert table.resume() == record
-        assert jsonable(table.record()) == ref.after_answers(answered)  # the cup rolls what it still owed
+        assert jsonable(table.book()) == ref.after_answers(answered)  # the cup rolls what it still owed
         for action in ref.actions[answered:]:
             table.answer(action)
-        assert jsonable(table.record()) == ref.records[-1]
+        assert jsonable(table.book()) == ref.records[-1]
         assert [as_played(event) for event in store.events(record.id)] == ref.events
         assert store.game(record.id).is_finished
 
