@@ -121,4 +121,4 @@ def test_more_than_thirty_zombies_is_a_warning_never_a_crash():
     assert mall.cup_request(state).kind == "roll"
     record = mall.record(state)
     assert sum(record["zombies"].values()) > 30
-    assert "only 30 figures" in record["warnings"][0]
+    assert record["warnings"][0]["params"]["figures"] == 30

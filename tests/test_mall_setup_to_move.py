@@ -10,7 +10,9 @@ from __future__ import annotations
 import pytest
 from mall import FOUR, act, asked, game, options, roll, vote, waiting, where, zombies
 
+from companion.catalogue import text
 from companion.games import mall_of_horror as mall
+from companion.games.base import Message
 from companion.games.mall_of_horror import IllegalAction
 
 THREE = ("red", "yellow", "blue")
@@ -155,7 +157,8 @@ def test_more_than_thirty_zombies_on_the_board_warns_but_keeps_counting():
     after = game(phase="move", characters=board, zombies=thirty, cup=[1, 6, 2, 2],
                  destinations={"red": 5, "blue": 5, "yellow": 1, "green": 1})
     assert sum(zombies(after).values()) == 32
-    assert mall.record(after)["warnings"] == ["32 zombies on the board: the box has only 30 figures"]
+    assert [text(Message(w["key"], w["params"])) for w in mall.record(after)["warnings"]] == [
+        "32 zombies on the board: the box has only 30 figures"]
 
 
 @pytest.mark.parametrize("players", [THREE, FOUR, FIVE, SIX])

@@ -6,7 +6,7 @@ position and the game carries on the same. The record is the table's own book, n
 
 from __future__ import annotations
 
-from companion.games.base import IllegalAction
+from companion.games.base import IllegalAction, msg
 
 from . import prompts
 from .board import BOARD_ZOMBIES, CAPACITY, DECK, DECK_SIZE, LOCATIONS, PARKING, characters_for
@@ -211,7 +211,7 @@ def record(state: State) -> dict:
         out["cup_request"] = {"kind": request.kind, "count": request.count}
     on_board = sum(state.zombies)
     if on_board > BOARD_ZOMBIES:
-        out["warnings"] = [f"{on_board} zombies on the board: the box has only {BOARD_ZOMBIES} figures"]
+        out["warnings"] = [msg("mall.warning.figures", count=on_board, figures=BOARD_ZOMBIES).to_json()]
     return out
 
 

@@ -7,6 +7,8 @@ players). The public view (seat None) holds no secret at all.
 
 from __future__ import annotations
 
+from companion.games.base import msg
+
 from .board import BOARD_ZOMBIES, LOCATIONS
 from .prompts import cup_request
 from .state import State, Vote
@@ -82,7 +84,7 @@ def _public(state: State) -> dict:
         out["searcher"] = state.searcher
     on_board = sum(state.zombies)
     if on_board > BOARD_ZOMBIES:
-        out["warnings"] = [f"{on_board} zombies on the board: the box has only {BOARD_ZOMBIES} figures"]
+        out["warnings"] = [msg("mall.warning.figures", count=on_board, figures=BOARD_ZOMBIES).to_json()]
     return out
 
 
