@@ -451,7 +451,8 @@ def test_a_whole_round_is_played_from_four_phones(live, phones, tmp_path):
     blue.answer({"seat": "blue", "vote": "blue"})  # the last ballot: revealed at once
     for phone in everyone + [spectator]:
         revealed = phone.page.locator("#revealed")
-        phone.shows_said(revealed.locator("h2"), say("page.revealed", purpose=purpose(phone.view()["revealed"])))
+        phone.shows_said(revealed.locator("h2"), lambda phone=phone: say(
+            "page.revealed", purpose=purpose(phone.view().get("revealed") or {"purpose": "?"})))
         expect(revealed.locator(".ballot-row[data-voter=blue]")).to_have_text(
             shows(f"■ Blue {say('page.votes', count=2)} → ■ Blue"))
         expect(revealed.locator(".leaders")).to_have_text(re.compile(r"Chosen:\s*■\s*Blue"))
@@ -460,6 +461,7 @@ def test_a_whole_round_is_played_from_four_phones(live, phones, tmp_path):
         phone.narration_matches()
 
     # c) The zombies arrive: the elected Chief alone may look, and only while he holds the button.
+    blue.wait_until(lambda: blue.view().get("narration_mine"), "the Chief's own line")
     mine = blue.view()["narration_mine"]  # what the dice show, said to the Chief alone
     assert mine and all(not phone.view()["narration_mine"] for phone in (red, yellow, green))
     assert "narration_mine" not in spectator.view()
@@ -569,7 +571,8 @@ def test_a_whole_round_is_played_from_four_phones(live, phones, tmp_path):
     for phone in everyone:
         revealed = phone.page.locator("#revealed")
         phone.shows_said(revealed.locator("h2"), lambda phone=phone: say(
-            "page.revealed", purpose=purpose(phone.view()["revealed"])) + " (" + say("page.revote") + ")")
+            "page.revealed", purpose=purpose(phone.view().get("revealed") or {"purpose": "?"})) + " (" +
+            say("page.revote") + ")")
         expect(revealed.locator(".ballot-row[data-voter=blue]")).to_have_text(
             re.compile(r"Blue\s*" + re.escape(say("page.votes", count=1)) + r" → ●\s*Red"))
         expect(revealed.locator(".tally")).to_have_text(re.compile(r"Tally:\s*▲\s*Yellow\s*1\s*●\s*Red\s*3"))
