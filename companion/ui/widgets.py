@@ -68,19 +68,26 @@ class Text(Label):
     def __init__(self, **kwargs):
         kwargs.setdefault("font_name", app_font())
         super().__init__(**kwargs)
+        self._fitted: tuple | None = None
         self._fit = Clock.create_trigger(self.fit, -1)
         self.fbind("text", self._fit)
         self.fbind("size", self._fit)
         self.fbind("base_font", self._fit)
         self.fbind("font_name", self._fit)
-        self.fit()
+        self._fit()
 
     def fit(self, *_args) -> None:
+        # Rendering text is the screen's dearest work: only again when the text, the font or the box changed.
+        key = (self.text, self.font_name, self.base_font, self.bold, self.width, None if self.grow else self.height)
+        if key == self._fitted:
+            return
+        self._fitted = key
         width = max(self.width - 2 * self.pad, 1)
         if self.grow:
             self.font_size = self.base_font
             self.text_size = (width, None)
             self.texture_update()
+            self._trigger_texture.cancel()
             self.height = self.texture_size[1] + self.pad
             return
         size = self.base_font
@@ -95,6 +102,7 @@ class Text(Label):
         if not self.wrap and self.halign != "center" and self.texture_size[0] <= width:
             self.text_size = (width, None)  # one line that fits: now aligned in its box
             self.texture_update()
+        self._trigger_texture.cancel()
 
 
 class Mark(Widget):
@@ -188,12 +196,16 @@ class Chip(BoxLayout):
         self.label = Text(text=name, base_font=font, wrap=False, halign="left", valign="middle")
         self.add_widget(self.label)
         self.fbind("height", self._place)
+        self.fbind("y", self._place)
+        self.mark.fbind("y", self._place)
         self._place()
 
     def _place(self, *_args) -> None:
         side = min(self.font * 1.1, self.height)
         self.mark.size = (side, side)
-        self.mark.y = self.y + (self.height - side) / 2
+        y = self.y + (self.height - side) / 2
+        if self.mark.y != y:
+            self.mark.y = y
 
 
 class Action(ButtonBehavior, Text):

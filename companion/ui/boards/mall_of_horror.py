@@ -98,8 +98,12 @@ class LocationCard(BoxLayout):
 
     def _place_tokens(self, *_args) -> None:
         area = self.tokens
-        area.clear_widgets()
         people = getattr(self, "people", [])
+        if getattr(self, "_people_drawn", None) != people:  # new tokens only when the pieces changed
+            self._people_drawn = list(people)
+            area.clear_widgets()
+            for seat, kind, hidden in people:
+                area.add_widget(Token(seat, str(POINTS.get(kind, "?")), faded=hidden))
         if not people:
             return
         side = dp(34)
@@ -110,11 +114,10 @@ class LocationCard(BoxLayout):
                 break
             side -= dp(2)
         cols = max(1, int(area.width // (side + dp(3))))
-        for i, (seat, kind, hidden) in enumerate(people):
+        for i, token in enumerate(reversed(area.children)):
             row, col = divmod(i, cols)
-            token = Token(seat, str(POINTS.get(kind, "?")), faded=hidden, size=(side, side))
+            token.size = (side, side)
             token.pos = (area.x + col * (side + dp(3)), area.top - (row + 1) * (side + dp(3)))
-            area.add_widget(token)
 
     def _frame(self, *_args) -> None:
         closed, attacked, voting, _ = self.state
@@ -250,8 +253,7 @@ def revealed(view: dict, words: Words) -> tuple[str, list[str]] | None:
         lines.append(words.t("ui.ballot_line", voter=voter, count=weight, candidate=chosen) if chosen
                      else words.t("ui.ballot_abstained", voter=voter, count=weight))
     leaders = list(vote.get("leaders") or [])
-    lines.append(words.t("ui.chosen" if len(leaders) == 1 else "ui.tie", colours=leaders))
-    return title, lines
+    return title, ["  ·  ".join(lines), words.t("ui.chosen" if len(leaders) == 1 else "ui.tie", colours=leaders)]
 
 
 def over(view: dict, words: Words) -> list[tuple[str, str, bool]]:

@@ -40,9 +40,8 @@ class AnswerScreen(BaseScreen):
     def update(self, force: bool = False) -> None:
         app = self.app
         question = app.table.question(self.seat) if app.table.state is not None else None
-        if question is None or (self.question_id is not None and question.id != self.question_id
-                                and not self._same_seat_again(question)):
-            self.leave()
+        if question is None or (self.question_id is not None and question.id != self.question_id):
+            self.leave()  # answered (here, on a phone or a pad) or closed: the table sees what happened
             return
         if self.question_id != question.id:
             self.question_id = question.id
@@ -53,10 +52,6 @@ class AnswerScreen(BaseScreen):
                self.error)
         if self.changed("question", key, force):
             self._draw(question)
-
-    def _same_seat_again(self, question: Question) -> bool:
-        """The same seat is asked once more at once (a second move, a sprint): carry on, unless it is secret."""
-        return not self.secret and not is_secret(question)
 
     def leave(self) -> None:
         """The question is answered or gone: a secret one is hidden again before anyone else sees the screen."""
@@ -75,11 +70,7 @@ class AnswerScreen(BaseScreen):
             self.update(force=True)
             return
         self.error = ""
-        question = app.table.question(self.seat)
-        if self.secret or question is None or is_secret(question):
-            self.leave()
-        else:
-            self.update(force=True)
+        self.leave()  # back to the board: the whole table reads what the answer did
 
     # -- drawing the question -----------------------------------------------------------------------------
 

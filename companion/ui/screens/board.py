@@ -161,26 +161,40 @@ class BoardScreen(BaseScreen):
     # -- this round's narration ---------------------------------------------------------------------------
 
     def _narration(self, view: dict, force: bool) -> None:
+        """This round's lines, and the lines the last step brought even when they closed the round before."""
         app = self.app
-        lines = view.get("narration") or []
+        public = app.public_lines
         undone = view.get("undone") or []
-        first = len(app.public_lines) - len(lines)  # the index of this round's first line in the whole game
-        key = (json.dumps(lines), json.dumps(undone), app.fresh_from)
+        this_round = len(public) - len(view.get("narration") or [])
+        start = min(this_round, app.fresh_from)
+        key = (len(public), start, app.fresh_from, json.dumps(undone), view.get("round"))
         if not self.changed("narration", key, force):
             return
         box = self.ids.narration
         box.clear_widgets()
+        made, self.lines = getattr(self, "lines", {}), {}  # lines already drawn are kept, not drawn again
+
+        def line(index: int, entry) -> NarrationLine:
+            fresh = index >= app.fresh_from
+            text = app.words.say(entry.message)
+            key = (index, text, entry.act, fresh)
+            widget = made.get(key) or NarrationLine(text, act=entry.act, fresh=fresh)
+            self.lines[key] = widget
+            return widget
+
         if undone:
             box.add_widget(Text(text=app.t("ui.undone"), grow=True, base_font=dp(14), color=DIM, size_hint_y=None,
                                 halign="left"))
             for entry in undone:
                 box.add_widget(NarrationLine(app.words.say(entry), act=False, fresh=False, taken_back=True))
-        box.add_widget(Text(text=app.t("ui.narration", round=view.get("round")), grow=True, base_font=dp(14),
-                            color=DIM, size_hint_y=None, halign="left"))
-        for index in reversed(range(len(lines))):
-            entry = lines[index]
-            fresh = first + index >= app.fresh_from
-            box.add_widget(NarrationLine(app.words.say(entry), act=bool(entry.get("act")), fresh=fresh))
+        shown_round = None
+        for index in reversed(range(start, len(public))):
+            entry = public[index]
+            if entry.round != shown_round:
+                shown_round = entry.round
+                box.add_widget(Text(text=app.t("ui.narration", round=entry.round), grow=True, base_font=dp(13),
+                                    color=DIM, size_hint_y=None, halign="left"))
+            box.add_widget(line(index, entry))
         self.ids.scroll.scroll_y = 1
 
 

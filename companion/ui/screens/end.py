@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
 
 from companion.ui.screens.base import BaseScreen
 from companion.ui.widgets import ACT, DIM, GOOD, Chip, Text
@@ -27,13 +28,16 @@ class EndScreen(BaseScreen):
         rows = renderer.over(view, app.words) if renderer is not None and hasattr(renderer, "over") else \
             [(seat, "", seat in winners) for seat in view.get("players") or []]
         for seat, score, won in rows:
-            row = BoxLayout(size_hint_y=None, height=dp(44), spacing=dp(8))
-            row.add_widget(Chip(seat, app.colour(seat), font=dp(22)))
-            row.add_widget(Text(text=score, base_font=dp(22), bold=won, color=GOOD if won else (1, 1, 1, 1)))
-            row.add_widget(Text(text=app.t("ui.won") if won else "", base_font=dp(18), color=GOOD))
+            row = BoxLayout(size_hint_y=None, height=dp(48), spacing=dp(6))
+            row.add_widget(Chip(seat, app.colour(seat), font=dp(22), size_hint_x=0.5))
+            row.add_widget(Text(text=score, base_font=dp(22), bold=won, color=GOOD if won else (1, 1, 1, 1),
+                                size_hint_x=0.3, wrap=False))
+            row.add_widget(Text(text=app.t("ui.won") if won else "", base_font=dp(18), color=GOOD, size_hint_x=0.2,
+                                wrap=False))
             scores.add_widget(row)
+        scores.add_widget(Widget())
         lines = ids.lines
         lines.clear_widgets()
-        for entry in view.get("narration") or []:
+        for entry in reversed(view.get("narration") or []):  # newest first: why rescue came, who won
             lines.add_widget(Text(text=app.words.say(entry), grow=True, size_hint_y=None, base_font=dp(14),
                                   halign="left", color=ACT if entry.get("act") else DIM))

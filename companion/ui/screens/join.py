@@ -47,10 +47,10 @@ class JoinScreen(BaseScreen):
         status.clear_widgets()
         for seat in seats:
             on = seat in app.connected
-            row = BoxLayout(size_hint_y=None, height=dp(30), spacing=dp(4))
-            row.add_widget(Chip(seat, app.colour(seat), font=dp(15)))
+            row = BoxLayout(orientation="vertical", size_hint_y=None, height=dp(46))
+            row.add_widget(Chip(seat, app.colour(seat), font=dp(16)))
             row.add_widget(Text(text=app.t("ui.connected" if on else "ui.not_connected"), base_font=dp(13),
-                                color=GOOD if on else DIM, halign="left"))
+                                color=GOOD if on else DIM, halign="left", size_hint_y=0.45))
             status.add_widget(row)
         pads = self.ids.pads
         pads.clear_widgets()

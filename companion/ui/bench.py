@@ -1,0 +1,145 @@
+"""`companion bench ui`: the touchscreen app beside a bare Kivy window with one label, measured in the same run.
+
+Each is measured in a process of its own (one Kivy window per process), offscreen unless a display is set:
+cold start to the first frame, idle CPU with a game open, peak memory, and answer -> screen redrawn (for the bare
+window: a new text -> redrawn).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def bench_ui(idle: float = 30.0, answers: int = 200) -> int:
+    env = dict(os.environ)
+    if not (env.get("DISPLAY") or env.get("WAYLAND_DISPLAY")):
+        env.setdefault("SDL_VIDEODRIVER", "offscreen")
+    results = {}
+    for kind in ("bare", "app"):
+        started = time.time()
+        done = subprocess.run([sys.executable, "-m", "companion.ui.bench", kind, str(idle), str(answers)],
+                              capture_output=True, text=True, env=env, timeout=idle + 300)
+        if done.returncode != 0:
+            print(f"bench ui: the {kind} run failed:\n{done.stderr[-2000:]}", file=sys.stderr)
+            return 1
+        figures = json.loads(done.stdout.strip().splitlines()[-1])
+        figures["cold_start_s"] = figures.pop("first_frame_at") - started
+        results[kind] = figures
+    bare, app = results["bare"], results["app"]
+    print(f"touchscreen app vs a bare Kivy window with one label ({env.get('SDL_VIDEODRIVER') or 'display'}, "
+          f"{app['size']}):")
+    print(f"  cold start to first frame: {app['cold_start_s']:.2f} s  (bare window {bare['cold_start_s']:.2f} s; "
+          f"goal within +1 s: {'met' if app['cold_start_s'] <= bare['cold_start_s'] + 1 else 'NOT met'})")
+    print(f"  idle CPU over {idle:.0f} s with a game open: {app['idle_cpu_pct']:.2f} % of a core  "
+          f"(bare window {bare['idle_cpu_pct']:.2f} %; goal < 3 %)")
+    ratio = app["peak_mb"] / bare["peak_mb"]
+    print(f"  peak memory: {app['peak_mb']:.0f} MB  (bare window {bare['peak_mb']:.0f} MB; {ratio:.2f}x, "
+          f"goal < 1.3x)")
+    print(f"  answer -> screen redrawn: p50 {app['p50_ms']:.1f} ms, p99 {app['p99_ms']:.1f} ms over "
+          f"{app['samples']} answers  (bare window, new text -> redrawn: p50 {bare['p50_ms']:.1f} ms, "
+          f"p99 {bare['p99_ms']:.1f} ms; goal p99 < 50 ms)")
+    return 0
+
+
+# -- one measured process -------------------------------------------------------------------------------------
+
+
+def _child(kind: str, idle: float, answers: int) -> None:
+    from companion.ui.run import configure_kivy
+
+    configure_kivy(os.environ.get("SDL_VIDEODRIVER") or "desktop")
+    from kivy.core.window import Window
+
+    first = {}
+
+    def flipped(*_args) -> None:
+        first.setdefault("at", time.time())
+
+    Window.bind(on_flip=flipped)
+    out = asyncio.run(_measure(kind, idle, answers, first))
+    out["first_frame_at"] = first["at"]
+    out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    out["size"] = f"{Window.width}x{Window.height}"
+    print(json.dumps(out))
+
+
+async def _measure(kind: str, idle: float, answers: int, first: dict) -> dict:
+    from kivy.app import App
+    from kivy.core.window import Window
+    from kivy.uix.label import Label
+
+    box = None
+    if kind == "bare":
+        class Bare(App):
+            def build(self):
+                self.label = Label(text="Round 1")
+                return self.label
+
+        app = Bare()
+    else:
+        from companion.box import Box, BoxOptions
+        from companion.cup import DiceCup
+        from companion.games import mall_of_horror
+        from companion.simulate import random_game
+        from companion.ui.app import CompanionApp
+
+        players = ["red", "yellow", "blue", "green"]
+        events, _ = random_game(mall_of_horror, players, random.Random(3))
+        folder = tempfile.mkdtemp()
+        box = Box(BoxOptions(db=os.path.join(folder, "bench.sqlite3"), host="127.0.0.1", port=0,
+                             address="127.0.0.1"))
+        await box.open()
+        box.table.cup = DiceCup(scripted=[tuple(e["roll"]) for e in events if "roll" in e],
+                                picks=[e["pick"] for e in events if "pick" in e])
+        box.table.new_game("mall-of-horror", players)
+        app = CompanionApp(box)
+        plays = [e for e in events if "roll" not in e and "pick" not in e]
+
+    out: dict = {}
+
+    async def script() -> None:
+        flips = [0]
+        Window.bind(on_flip=lambda *_: flips.__setitem__(0, flips[0] + 1))
+        while "at" not in first:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(1.0)  # settled: the first layouts and fonts are done
+        cpu, wall = time.process_time(), time.monotonic()
+        await asyncio.sleep(idle)
+        out["idle_cpu_pct"] = 100 * (time.process_time() - cpu) / (time.monotonic() - wall)
+        times = []
+        for n in range(answers):
+            before = flips[0]
+            t0 = time.perf_counter()
+            if kind == "bare":
+                app.label.text = f"Round {n + 2}"
+            else:
+                if n >= len(plays) or app.table.state.over:
+                    break
+                app.table.answer(plays[n])
+            while flips[0] == before:
+                await asyncio.sleep(0.0005)
+            times.append(time.perf_counter() - t0)
+            await asyncio.sleep(0.02)
+        times.sort()
+        out["samples"] = len(times)
+        out["p50_ms"] = 1000 * statistics.median(times)
+        out["p99_ms"] = 1000 * times[min(len(times) - 1, int(0.99 * len(times)))]
+        app.stop()
+
+    await asyncio.gather(app.async_run(async_lib="asyncio"), script())
+    if box is not None:
+        await box.close()
+    return out
+
+
+if __name__ == "__main__":
+    _child(sys.argv[1], float(sys.argv[2]), int(sys.argv[3]))

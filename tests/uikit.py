@@ -1,0 +1,411 @@
+"""Drives the real touchscreen app offscreen, by touch, in a process of its own (one Kivy window per process).
+
+    python tests/uikit.py game --out report.json [--lang en] [--seed 5] [--players red,yellow,blue]
+    python tests/uikit.py screens --out folder [--size 800x480]
+
+`game` plays a whole scripted game (a random legal game, its dice scripted into the table's cup) by touch events
+on the widgets: the new-game form, a seat's button, the cover, the answer's button, undo and its confirmation,
+hold-to-peek. It writes what it saw: every text on the screen after each step.
+`screens` takes a screenshot of every screen in each language and checks each text: it fits its widget, its
+font has every glyph, its key exists in the language.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from companion.box import Box, BoxOptions  # noqa: E402
+from companion.ui.run import configure_kivy  # noqa: E402
+
+SIZE = (800, 480)
+if "--size" in sys.argv:
+    SIZE = tuple(int(v) for v in sys.argv[sys.argv.index("--size") + 1].split("x"))
+configure_kivy("offscreen", SIZE)
+from kivy.config import Config  # noqa: E402
+
+Config.set("graphics", "maxfps", "0")  # the tests wait for frames: as many as the machine draws
+
+from kivy.clock import Clock  # noqa: E402
+from kivy.core.window import Window  # noqa: E402
+from kivy.tests.common import UnitTestTouch  # noqa: E402
+from kivy.uix.label import Label  # noqa: E402
+from kivy.uix.scrollview import ScrollView  # noqa: E402
+
+from companion.catalogue import LANGUAGES, catalogue  # noqa: E402
+from companion.cup import DiceCup  # noqa: E402
+from companion.games import GAMES  # noqa: E402
+from companion.simulate import random_game  # noqa: E402
+from companion.ui.app import CompanionApp  # noqa: E402
+from companion.ui.widgets import Action, HoldToPeek, SeatButton  # noqa: E402
+
+KEY_LEFT = re.compile(r"\b(ui|mall|page|colour|table|toy|protocol|list)\.[a-z0-9_.]+")
+
+
+class Driver:
+    def __init__(self, app: CompanionApp):
+        self.app = app
+        self.frames = 0
+        Window.bind(on_flip=self._flip)
+
+    def _flip(self, *_args) -> None:
+        self.frames += 1
+
+    async def settle(self, frames: int = 2) -> None:
+        """Wait until the clock has ticked `frames` times since now and the screen is drawn up to date."""
+        target = Clock.frames + frames
+        deadline = time.monotonic() + 10
+        while Clock.frames < target or Window.canvas.needs_redraw:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the screen was not drawn for 10 s")
+            await asyncio.sleep(0.002)
+
+    async def until(self, test, seconds: float = 3.0) -> bool:
+        """Wait for `test()` (a list's tap reaches its button only once the list knows it is not a scroll)."""
+        deadline = time.monotonic() + seconds
+        while not test():
+            if time.monotonic() > deadline:
+                return False
+            await asyncio.sleep(0.005)
+        await self.settle(2)
+        return True
+
+    # -- finding and touching widgets ---------------------------------------------------------------------
+
+    def widgets(self, kind=object, where=None):
+        root = where or self.app.manager.current_screen
+        return [w for w in root.walk(restrict=True) if isinstance(w, kind)]
+
+    def find(self, kind, test, where=None):
+        found = [w for w in self.widgets(kind, where) if test(w)]
+        if not found:
+            raise LookupError(f"no {kind.__name__} on screen {self.app.manager.current}")
+        return found[0]
+
+    async def tap(self, widget, hold: float = 0.0, during=None):
+        self.show(widget)
+        await self.settle(2)
+        x, y = widget.to_window(*widget.center)
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        if hold:
+            await asyncio.sleep(hold)
+            await self.settle(1)
+            if during is not None:
+                during()
+        touch.touch_up()
+        await self.settle(2)
+
+    def show(self, widget) -> None:
+        """Scroll a widget in a scrolling list into view, as a finger would."""
+        parent = widget.parent
+        while parent is not None and parent is not Window:
+            if isinstance(parent, ScrollView):
+                x, y = widget.to_window(*widget.pos)
+                left, bottom = parent.to_window(*parent.pos)
+                if bottom <= y and y + widget.height <= bottom + parent.height:
+                    return  # in view already: scrolling now would make the tap a "stop the scroll" touch
+                parent.scroll_to(widget, padding=10, animate=False)
+                return
+            parent = parent.parent
+
+    def texts(self) -> list[str]:
+        return [w.text for w in self.widgets(Label) if w.text]
+
+    # -- checks of one screen ----------------------------------------------------------------------------
+
+    def problems(self, lang: str, glyphs) -> list[str]:
+        out = []
+        for label in self.widgets(Label):
+            if not label.text or label.opacity == 0:
+                continue
+            tw, th = label.texture_size
+            if tw > label.width + 1 or th > label.height + 1:
+                out.append(f"overflow {tw:.0f}x{th:.0f} in {label.width:.0f}x{label.height:.0f}: {label.text!r}")
+            missing = glyphs(label.font_name, label.text)
+            if missing:
+                out.append(f"tofu {''.join(sorted(missing))!r} in font {Path(label.font_name).name}: {label.text!r}")
+            if KEY_LEFT.search(label.text) or re.search(r"\{[a-z_]+\}", label.text):
+                out.append(f"untranslated: {label.text!r}")
+        for key in sorted(self.app.words.used):
+            if not catalogue().has(key, lang):
+                out.append(f"missing in {lang}: {key}")
+        return out
+
+
+class Glyphs:
+    """Which characters a font file lacks (fontTools' cmap)."""
+
+    def __init__(self):
+        self.maps: dict[str, set[int]] = {}
+
+    def __call__(self, font: str, text: str) -> set[str]:
+        from fontTools.ttLib import TTFont
+
+        path = font if os.path.exists(font) else str(Path(__import__("kivy").__file__).parent / "data" / "fonts" /
+                                                       (font if font.endswith(".ttf") else font + ".ttf"))
+        if path not in self.maps:
+            self.maps[path] = set(TTFont(path, lazy=True).getBestCmap())
+        cmap = self.maps[path]
+        return {ch for ch in text if not ch.isspace() and ord(ch) not in cmap}
+
+
+def shot(path: Path) -> None:
+    made = Window.screenshot(name=str(path))
+    os.replace(made, path)
+
+
+def open_box(db: str, players: list[str] | None = None) -> Box:
+    return Box(BoxOptions(db=db, host="127.0.0.1", port=0, address="127.0.0.1", players=players))
+
+
+async def run_with(app: CompanionApp, script) -> None:
+    """The app and a script on the one loop; the app stops when the script ends (or fails)."""
+    errors: list[BaseException] = []
+
+    async def wrapped():
+        driver = Driver(app)
+        try:
+            await driver.settle(3)
+            await script(driver)
+        except BaseException as error:  # reported after the window is closed, with what the screen showed
+            errors.append(error)
+            try:
+                shot(Path(tempfile.gettempdir()) / "ui-failed.png")
+                print("on the screen:", [w.text for w in driver.widgets(Label) if w.text], file=sys.stderr)
+            except Exception:
+                pass
+        finally:
+            app.stop()
+
+    await asyncio.gather(app.async_run(async_lib="asyncio"), wrapped())
+    if errors:
+        raise errors[0]
+
+
+# -- a whole game by touch ------------------------------------------------------------------------------------
+
+
+async def play_game(args) -> dict:
+    rules = GAMES[args.game]
+    players = args.players.split(",")
+    events, final = random_game(rules, players, random.Random(args.seed))
+    answers = [e for e in events if "roll" not in e and "pick" not in e]
+    db = tempfile.mktemp(suffix=".sqlite3", dir=args.tmp)
+    box = open_box(db)
+    await box.open()
+    box.table.cup = DiceCup(scripted=[tuple(e["roll"]) for e in events if "roll" in e],
+                            picks=[e["pick"] for e in events if "pick" in e])
+    app = CompanionApp(box, lang=args.lang)
+    report = {"answers": len(answers), "seen": [], "steps": 0, "undo": None, "peeks": [], "screens": set()}
+
+    async def script(d: Driver):
+        table = app.table
+        assert app.manager.current == "newgame", app.manager.current
+        for colour in players:  # the new-game form, by touch: the colours in seating order, then start
+            await d.tap(d.find(Action, lambda w, c=colour: getattr(w, "colour", None) == c))
+        await d.tap(app.manager.current_screen.ids.start)
+        assert table.state is not None and list(table.state.players) == players
+        if app.manager.current == "join":
+            report["screens"].add("join")
+            await d.tap(app.manager.current_screen.ids.back)
+        undone = False
+        index = 0
+        while index < len(answers):
+            action = answers[index]
+            screen = app.manager.current
+            report["screens"].add(screen)
+            report["seen"] += d.texts()
+            report["steps"] += 1
+            if report["steps"] > 20 * len(answers) + 50:
+                raise RuntimeError("the game does not go on")
+            if screen == "board":
+                peek = [w for w in d.widgets(HoldToPeek)]
+                if peek and len(report["peeks"]) < 3:
+                    held: list[str] = []
+                    await d.tap(peek[0], hold=0.05, during=lambda p=peek[0], h=held: h.append(p.text))
+                    report["peeks"].append({"held": held[0], "after": peek[0].text})
+                if not undone and table.can_undo and index > 3:
+                    undone = True
+                    await self_undo(d, report)
+                    # the answer taken back is given again: go back in the script to it
+                    taken = report["undo"]["steps_back"]
+                    index -= taken
+                    continue
+                await d.tap(d.find(SeatButton, lambda w, s=action["seat"]: w.seat == s))
+                await d.until(lambda: app.manager.current != "board")
+            elif screen == "cover":
+                await d.tap(app.manager.current_screen.ids.go)
+                await d.until(lambda: app.manager.current != "cover")
+            elif screen == "answer":
+                before = len(table.events)
+                await answer(d, action)
+                if not await d.until(lambda b=before: len(table.events) > b):
+                    raise RuntimeError(f"the answer {action} was not taken")
+                index += 1
+            elif screen == "end":
+                break
+            else:
+                raise RuntimeError(f"unexpected screen {screen}")
+        await d.settle(3)
+        report["screens"].add(app.manager.current)
+        report["seen"] += d.texts()
+        report["over"] = bool(table.state.over)
+        report["final_screen"] = app.manager.current
+        report["winners"] = list(table.state.winners)
+        report["expected_winners"] = list(final.winners)
+        report["narration"] = [app.words.say(e.message) for e in table.narration() if not e.seats]
+
+    async def self_undo(d: Driver, report: dict) -> None:
+        steps = app.table.can_undo
+        events = len(app.table.events)
+        preview = [app.words.say(e.message) for e in app.undo_preview()]
+        await d.tap(app.manager.current_screen.ids.undo)
+        assert app.manager.current == "confirm"
+        shown = d.texts()
+        await d.tap(app.manager.current_screen.ids.yes)
+        undone_texts = d.texts()
+        report["undo"] = {"can_undo": steps, "preview": preview, "shown": shown, "after": undone_texts,
+                          "steps_back": 1, "events_before": events}
+
+    async def answer(d: Driver, action: dict) -> None:
+        screen = app.manager.current_screen
+        try:
+            button = d.find(Action, lambda w: getattr(w, "answer_action", None) == action)
+        except LookupError:
+            toggle = d.find(Action, lambda w: getattr(w, "answer_role", None) == "cards")
+            await d.tap(toggle)
+            await d.until(lambda: screen.cards_open)
+            button = d.find(Action, lambda w: getattr(w, "answer_action", None) == action, screen)
+        await d.tap(button)
+
+    try:
+        await run_with(app, script)
+    finally:
+        await box.close()
+    report["screens"] = sorted(report["screens"])
+    return report
+
+
+# -- every screen, every language ------------------------------------------------------------------------------
+
+
+async def all_screens(args) -> dict:
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    rules = GAMES["mall-of-horror"]
+    players = ["red", "yellow", "blue", "green"]
+    events, _ = random_game(rules, players, random.Random(args.seed))
+    db = tempfile.mktemp(suffix=".sqlite3", dir=args.tmp)
+    box = Box(BoxOptions(db=db, host="127.0.0.1", port=0, address="127.0.0.1", wifi_ssid="ZombieTable",
+                         wifi_password="brains"))
+    await box.open()
+    box.table.cup = DiceCup(scripted=[tuple(e["roll"]) for e in events if "roll" in e],
+                            picks=[e["pick"] for e in events if "pick" in e])
+    app = CompanionApp(box, lang="en")
+    glyphs = Glyphs()
+    report: dict = {"shots": [], "problems": []}
+    size = f"{Window.width}x{Window.height}"
+
+    async def capture(d: Driver, name: str, goto=None, **options) -> None:
+        for lang in LANGUAGES:
+            app.words.used.clear()
+            if app.lang != lang:
+                app.set_lang(lang)
+            if goto:
+                app.goto(goto, **options)
+            await d.settle(3)
+            path = out / f"{name}-{lang}-{size}.png"
+            shot(path)
+            report["shots"].append(str(path))
+            report["problems"] += [f"{path.name}: {p}" for p in d.problems(lang, glyphs)]
+        app.set_lang("en")
+
+    async def script(d: Driver):
+        table = app.table
+        await capture(d, "newgame", "newgame")
+        await capture(d, "menu", "menu")
+        table.new_game("mall-of-horror", players)
+        await capture(d, "join", "join")
+        await capture(d, "board-start", "board")
+        first = table.rules.prompt(table.state).seats[0]
+        await capture(d, "answer", "answer", seat=first)
+        app.goto("board")
+        shown = {"revealed": False, "cover": False, "undo": False, "cards": False, "peek": False}
+        for event in events:
+            if "roll" in event or "pick" in event:
+                continue
+            prompt = table.rules.prompt(table.state)
+            if not shown["cover"] and prompt.secret:
+                shown["cover"] = True
+                await capture(d, "cover", "cover", seat=prompt.seats[0], stage="before")
+                await capture(d, "cover-after", "cover", seat=prompt.seats[0], stage="after")
+            if not shown["cards"] and prompt.kind == "cards":
+                shown["cards"] = True
+                seat = prompt.seats[0]
+                app.goto("answer", seat=seat)
+                app.manager.current_screen.cards_open = True
+                await capture(d, "answer-cards", None)
+            if not shown["undo"] and table.can_undo:
+                shown["undo"] = True
+                app.goto("board")
+                await d.settle(2)
+                app.manager.get_screen("board").ask_undo()
+                await capture(d, "confirm-undo", None)
+            app.goto("board")
+            table.answer(event)
+            await d.settle(1)
+            if not shown["peek"] and app.manager.current == "board" and d.widgets(HoldToPeek):
+                shown["peek"] = True
+                await capture(d, "board-dice", "board")
+            if not shown["revealed"] and app.view.get("revealed") and app.manager.current == "board":
+                shown["revealed"] = True
+                await capture(d, "board-revealed", "board")
+            if table.state.round == 2 and not shown.get("round2") and app.manager.current == "board":
+                shown["round2"] = True
+                await capture(d, "board-round2", "board")
+        await capture(d, "history", "history")
+        await capture(d, "end", "end")
+        report["shown"] = shown
+
+    try:
+        await run_with(app, script)
+    finally:
+        await box.close()
+    return report
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("what", choices=["game", "screens"])
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--lang", default="en")
+    parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--game", default="mall-of-horror")
+    parser.add_argument("--players", default="red,yellow,blue")
+    parser.add_argument("--size", default="800x480")
+    parser.add_argument("--tmp", default=None)
+    args = parser.parse_args()
+    if args.what == "game":
+        report = asyncio.run(play_game(args))
+        Path(args.out).write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
+    else:
+        report = asyncio.run(all_screens(args))
+        Path(args.out, "report.json").write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
