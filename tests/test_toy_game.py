@@ -179,7 +179,8 @@ def test_lucky_die_ballots_come_from_mock_gpio_pads_and_a_number_is_refused_on_a
 MALL_WORDS = re.compile(r"pin-?up|tough ?guy|gunman|little girl|restroom|cachou|megatoys|parking|supermarket|"
                         r"security hq|mall[ _-]of[ _-]horror|mall\.", re.IGNORECASE)
 # The actions of Mall of Horror, as a device would have to spell them to build one.
-MALL_VERBS = re.compile(r"""["'.](go|vote|give|move|victim|play|character)["':\]]|\.(go|vote|give)\b""")
+MALL_VERBS = re.compile(r"""["'](go|vote|give|move|victim|play|character)["']|"""
+                        r"""\b(action|option|choice)s?\.(go|vote|give|move|victim|play|character)\b""")
 
 
 def device_files() -> list[Path]:
@@ -203,4 +204,5 @@ def test_no_device_knows_a_word_or_an_action_of_mall_of_horror():
 def test_the_device_check_finds_a_mall_word_where_one_is_written(tmp_path):
     assert MALL_WORDS.search('label = "Restroom"') and MALL_VERBS.search('action = {"seat": s, "go": 4}')
     assert MALL_VERBS.search("if (option.vote) {") and not MALL_VERBS.search("const votes = 3;")
+    assert MALL_VERBS.search("action['give'] = seat") and not MALL_VERBS.search("self.ids.go.text = ''")
     assert any(p.name == "server.py" for p in device_files()) and any(p.name == "buttons.py" for p in device_files())
