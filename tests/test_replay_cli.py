@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from companion.catalogue import text
 from companion.games import mall_of_horror as mall
+from companion.games.base import Message
 from companion.simulate import random_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -250,3 +252,23 @@ def test_companion_console_script_works(tmp_path):
     record = output(run(command, "replay", str(path)))
     assert (record["phase"], record["waiting"]) == ("placement", ["red"])
     assert {a["go"] for a in record["options"]["red"]} == {6}
+
+
+def test_replay_prints_the_narration_and_with_lang_its_text(tmp_path):
+    script = {"game": "mall-of-horror", "players": FOUR, "dice": [[1, 3], [5, 6]],
+              "actions": [{"seat": "red", "go": 3, "character": "pinup"}]}
+    plain = output(replay(tmp_path, script))["narration"]
+    assert plain and all(set(line) <= {"key", "params", "round", "act"} for line in plain)
+    placed = [line for line in plain if line.get("act") and line["params"].get("character") == "pinup"]
+    assert placed and placed[0]["params"]["location"] == 3 and placed[0]["params"]["colour"] == "red"
+    path = tmp_path / "lang.json"
+    path.write_text(json.dumps(script))
+    for lang in ("en", "zh-Hans", "zh-Hant", "vi"):
+        done = run(sys.executable, "-m", "companion", "replay", str(path), "--lang", lang)
+        assert done.returncode == 0, done.stderr
+        told = json.loads(done.stdout)["narration"]
+        assert [{k: v for k, v in line.items() if k != "text"} for line in told] == plain
+        assert all(line["text"] == text(Message(line["key"], line["params"]), lang) for line in told)
+    assert any("Megatoys" in line["text"] for line in told)
+    refused = run(sys.executable, "-m", "companion", "replay", str(path), "--lang", "fr")
+    assert refused.returncode == 2 and "invalid choice" in refused.stderr
