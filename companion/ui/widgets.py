@@ -307,6 +307,21 @@ class QRCode(Widget):
                       size=(side, side))
 
 
+_TOKEN_TEXT: dict[tuple[str, tuple], Texture] = {}
+
+
+def token_text(text: str, ink: tuple) -> Texture:
+    """A token's few characters (a number), rendered once for every token that shows them."""
+    key = (text, ink)
+    if key not in _TOKEN_TEXT:
+        from kivy.core.text import Label as CoreLabel
+
+        label = CoreLabel(text=text, font_size=dp(30), bold=True, color=ink, font_name="DejaVuSans")
+        label.refresh()
+        _TOKEN_TEXT[key] = label.texture
+    return _TOKEN_TEXT[key]
+
+
 class Token(Widget):
     """A piece on the board: the seat's colour and symbol, and a short text (a character's points)."""
 
@@ -314,9 +329,7 @@ class Token(Widget):
         super().__init__(**kwargs)
         self.seat = seat
         self.faded = faded
-        self.label = Text(text=text, base_font=dp(15), min_font=dp(8), wrap=False, bold=True, color=ink_on(seat),
-                          pad=0)
-        self.add_widget(self.label)
+        self.text = text
         self.mark = Mark(seat=seat)
         self.add_widget(self.mark)
         self.fbind("pos", self._draw)
@@ -327,17 +340,20 @@ class Token(Widget):
         side = min(self.width, self.height)
         x, y = self.center_x - side / 2, self.center_y - side / 2
         self.canvas.before.clear()
+        texture = token_text(self.text, ink_on(self.seat))
         with self.canvas.before:
             Color(*seat_colour(self.seat), 0.45 if self.faded else 1)
             RoundedRectangle(pos=(x, y), size=(side, side), radius=[side * 0.2])
             Color(0.9, 0.9, 0.9, 1)
             Line(rounded_rectangle=(x, y, side, side, side * 0.2), width=1.1, dash_length=3 if self.faded else 1,
                  dash_offset=3 if self.faded else 0)
+            Color(1, 1, 1, 1)
+            high = side * 0.6
+            wide = high * texture.width / max(texture.height, 1)
+            Rectangle(texture=texture, pos=(x + side * 0.08, y + side * 0.06), size=(wide, high))
         mark = side * 0.36
         self.mark.size = (mark, mark)
         self.mark.pos = (x + side - mark - 1, y + side - mark - 1)
-        self.label.size = (side * 0.7, side * 0.7)
-        self.label.pos = (x + 1, y + 1)
 
 
 def clear_and_add(box, widgets: list) -> None:

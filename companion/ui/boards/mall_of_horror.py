@@ -99,11 +99,13 @@ class LocationCard(BoxLayout):
     def _place_tokens(self, *_args) -> None:
         area = self.tokens
         people = getattr(self, "people", [])
-        if getattr(self, "_people_drawn", None) != people:  # new tokens only when the pieces changed
+        if getattr(self, "_people_drawn", None) != people:  # tokens change only with the pieces
             self._people_drawn = list(people)
+            kept = {(t.seat, t.text, t.faded): t for t in area.children}
             area.clear_widgets()
             for seat, kind, hidden in people:
-                area.add_widget(Token(seat, str(POINTS.get(kind, "?")), faded=hidden))
+                text = str(POINTS.get(kind, "?"))
+                area.add_widget(kept.pop((seat, text, hidden), None) or Token(seat, text, faded=hidden))
         if not people:
             return
         side = dp(34)

@@ -27,6 +27,8 @@ class BoardScreen(BaseScreen):
         view = app.view
         if view is None:
             return
+        if force:  # a new language: nothing drawn before is kept
+            self.lines, self.seat_buttons = {}, {}
         self._board(view, force)
         self._controls(view, force)
         self._waiting(view, force)
@@ -80,10 +82,16 @@ class BoardScreen(BaseScreen):
                             size_hint_y=None, halign="left"))
         seats = GridLayout(cols=2, spacing=dp(4), size_hint_y=None)
         seats.bind(minimum_height=seats.setter("height"))
+        made, self.seat_buttons = getattr(self, "seat_buttons", {}), {}
         for seat in prompt["waiting"]:
             note = app.t("ui.on_phone") if seat in app.connected else app.t("ui.tap_to_answer")
-            button = SeatButton(seat, app.colour(seat), note=note)
-            button.bind(on_release=lambda _b, s=seat: app.answer_for(s))
+            button = made.get((seat, note))
+            if button is None:
+                button = SeatButton(seat, app.colour(seat), note=note)
+                button.bind(on_release=lambda _b, s=seat: app.answer_for(s))
+            elif button.parent is not None:
+                button.parent.remove_widget(button)
+            self.seat_buttons[(seat, note)] = button
             seats.add_widget(button)
         box.add_widget(seats)
         if prompt.get("kind") == "ballot":
@@ -174,45 +182,51 @@ class BoardScreen(BaseScreen):
         box.clear_widgets()
         made, self.lines = getattr(self, "lines", {}), {}  # lines already drawn are kept, not drawn again
 
-        def line(index: int, entry) -> NarrationLine:
-            fresh = index >= app.fresh_from
-            text = app.words.say(entry.message)
-            key = (index, text, entry.act, fresh)
-            widget = made.get(key) or NarrationLine(text, act=entry.act, fresh=fresh)
+        def kept(key, make) -> Text:
+            widget = made.get(key) or make()
             self.lines[key] = widget
             return widget
 
         if undone:
-            box.add_widget(Text(text=app.t("ui.undone"), grow=True, base_font=dp(14), color=DIM, size_hint_y=None,
-                                halign="left"))
+            box.add_widget(kept(("undone", app.lang), lambda: Text(
+                text=app.t("ui.undone"), grow=True, base_font=dp(14), color=DIM, size_hint_y=None, halign="left")))
             for entry in undone:
-                box.add_widget(NarrationLine(app.words.say(entry), act=False, fresh=False, taken_back=True))
+                text = app.words.say(entry)
+                box.add_widget(kept(("taken", text), lambda t=text: NarrationLine(t, act=False, taken_back=True)))
         shown_round = None
         for index in reversed(range(start, len(public))):
             entry = public[index]
             if entry.round != shown_round:
                 shown_round = entry.round
-                box.add_widget(Text(text=app.t("ui.narration", round=entry.round), grow=True, base_font=dp(13),
-                                    color=DIM, size_hint_y=None, halign="left"))
-            box.add_widget(line(index, entry))
+                box.add_widget(kept(("round", entry.round, app.lang), lambda r=entry.round: Text(
+                    text=app.t("ui.narration", round=r), grow=True, base_font=dp(13), color=DIM, size_hint_y=None,
+                    halign="left")))
+            text = app.words.say(entry.message)
+            widget = kept((index, text, entry.act), lambda t=text, a=entry.act: NarrationLine(t, act=a))
+            widget.fresh = index >= app.fresh_from
+            box.add_widget(widget)
         self.ids.scroll.scroll_y = 1
 
 
 class NarrationLine(Text):
-    """One line: a line asking for a physical action stands out (amber, marked) until the next step."""
+    """One line: a line asking for a physical action is marked, and stands out (amber) until the next step.
+    Only its colours change with the step: its text is not drawn again."""
 
     act = BooleanProperty(False)
     fresh = BooleanProperty(False)
 
-    def __init__(self, text: str, act: bool, fresh: bool, taken_back: bool = False, **kwargs):
-        kwargs.update(act=act, fresh=fresh)
+    def __init__(self, text: str, act: bool, taken_back: bool = False, **kwargs):
         self.taken_back = taken_back
-        marker = "▶ " if act else ""
-        super().__init__(text=marker + text, grow=True, size_hint_y=None, halign="left",
-                         base_font=dp(16) if act and fresh else dp(14),
-                         bold=act and fresh, color=(0.1, 0.08, 0.02, 1) if act and fresh else
-                         (ACT if act else (DIM if taken_back or not fresh else (0.95, 0.95, 0.95, 1))),
-                         **kwargs)
+        super().__init__(text=("▶ " if act else "") + text, act=act, grow=True, size_hint_y=None, halign="left",
+                         base_font=dp(15) if act else dp(14), bold=act, **kwargs)
+        self.fbind("fresh", self._tint)
+        self._tint()
+
+    def _tint(self, *_args) -> None:
+        if self.act:
+            self.color = (0.1, 0.08, 0.02, 1) if self.fresh else ACT
+        else:
+            self.color = DIM if self.taken_back or not self.fresh else (0.95, 0.95, 0.95, 1)
 
 
 class NoBoard(BoxLayout):

@@ -44,6 +44,7 @@ class NewGameScreen(BaseScreen):
             row = self._row(app.t("ui.game"))
             for name, game in GAMES.items():
                 button = Action(text=words.say(game.SETUP.title), tone="on" if name == self.game else "normal")
+                button.game = name
                 button.bind(on_release=lambda _b, n=name: self._set(game=n))
                 row.add_widget(button)
             form.add_widget(row)

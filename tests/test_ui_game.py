@@ -1,0 +1,81 @@
+"""The touchscreen app plays whole games by touch, offscreen: the real app, the real box (table, save file, phone
+server), touch events on the widgets. Each game runs in a process of its own (one Kivy window per process)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[1]
+ENV = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "KIVY_NO_ARGS": "1",
+       "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+
+
+def drive(tmp: Path, *args: str) -> dict:
+    out = tmp / f"report-{'-'.join(a.strip('-') for a in args) or 'game'}.json"
+    done = subprocess.run([sys.executable, str(ROOT / "tests" / "uikit.py"), "game", "--out", str(out),
+                           "--tmp", str(tmp), *args], env=ENV, cwd=ROOT, capture_output=True, text=True,
+                          timeout=240)
+    assert done.returncode == 0, done.stderr[-4000:]
+    return json.loads(out.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory) -> dict[str, dict]:
+    """Mall of Horror in English and in 繁體中文, and Lucky Die, each by touch, two at a time."""
+    tmp = tmp_path_factory.mktemp("ui-games")
+    runs = {"en": ("--lang", "en"), "zh-Hant": ("--lang", "zh-Hant", "--seed", "11", "--players",
+                                                   "red,yellow,blue,green"),
+            "toy": ("--game", "lucky-die")}
+    with ThreadPoolExecutor(2) as pool:
+        futures = {name: pool.submit(drive, tmp, *args) for name, args in runs.items()}
+        return {name: future.result() for name, future in futures.items()}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-Hant"])
+def test_a_whole_game_of_mall_of_horror_is_played_by_touch_to_its_end(games, lang):
+    report = games[lang]
+    assert report["over"] and report["winners"] == report["expected_winners"]
+    assert report["final_screen"] == "end"
+    assert {"board", "answer", "cover", "end"} <= set(report["screens"])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-Hant"])
+def test_every_line_of_the_narration_appears_on_the_screen(games, lang):
+    report = games[lang]
+    seen = "\n".join(report["seen"])
+    missing = [line for line in report["narration"] if line not in seen]
+    assert len(report["narration"]) > 50
+    assert not missing, f"{len(missing)} line(s) never shown: {missing[:5]}"
+
+
+def test_undo_asks_first_and_says_what_it_takes_back(games):
+    undo = games["en"]["undo"]
+    assert undo and undo["can_undo"] >= 1
+    shown = "\n".join(undo["shown"])
+    assert "Take back the last answer?" in shown
+    assert all(line in shown for line in undo["preview"])  # the lines that go are named before
+    assert "Taken back:" in "\n".join(undo["after"])  # and the board says what was taken back
+
+
+def test_the_secret_dice_show_only_while_held(games):
+    peeks = games["en"]["peeks"]
+    assert peeks, "no hold-to-peek was offered for the secret dice"
+    for peek in peeks:
+        assert any(ch.isdigit() for ch in peek["held"].splitlines()[0])  # the dice, while the finger is down
+        assert not any(ch.isdigit() for ch in peek["after"])  # gone when it lifts
+
+
+def test_a_game_without_a_board_renderer_plays_by_touch_through_its_questions(games):
+    toy = games["toy"]
+    assert toy["over"] and toy["winners"]
+    assert toy["kinds"] == ["assign", "ballot", "number"]
+    seen = "\n".join(toy["seen"])
+    assert all(line in seen for line in toy["narration"])
+    assert "cannot draw this game's board" in seen

@@ -1,0 +1,87 @@
+"""The touchscreen app's words and fonts: every ui.* key it uses is in the catalogue; Chinese gets the right
+face of Noto CJK (SC for 简体, TC for 繁體); `companion run` with no display says so and serves headless."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.catalogue import LANGUAGES, catalogue
+from companion.ui import fonts
+
+ROOT = Path(__file__).parents[1]
+UI_KEY = re.compile(r"""["'](ui\.[a-z0-9_.]+)["']""")
+
+
+def used_keys() -> set[str]:
+    found = set()
+    for path in [*(ROOT / "companion" / "ui").rglob("*.py"), *(ROOT / "kv").glob("*.kv")]:
+        found |= set(UI_KEY.findall(path.read_text(encoding="utf-8")))
+    return found
+
+
+def test_every_ui_key_the_app_uses_is_in_every_language():
+    keys = used_keys()
+    assert len(keys) > 60
+    missing = [f"{lang}: {key}" for key in sorted(keys) for lang in LANGUAGES if not catalogue().has(key, lang)]
+    assert not missing, missing
+
+
+def test_every_kv_file_is_a_screen_of_the_app_or_its_widgets():
+    from companion.ui.app import SCREENS
+
+    assert {p.stem for p in (ROOT / "kv").glob("*.kv")} == {*SCREENS, "widgets"}
+
+
+@pytest.mark.skipif(fonts.missing_cjk(), reason="no Noto CJK installed (scripts/setup installs fonts-noto-cjk)")
+@pytest.mark.parametrize("lang, family", [("zh-Hans", "Noto Sans CJK SC"), ("zh-Hant", "Noto Sans CJK TC")])
+def test_chinese_gets_its_own_face_of_noto_cjk(lang, family):
+    path = fonts.font_for(lang)
+    data = Path(path).read_bytes()
+    assert fonts.family_name(data, 0) == family
+    assert fonts.font_for("vi").endswith("DejaVuSans.ttf") and fonts.font_for("en") == fonts.font_for("vi")
+
+
+def test_a_face_is_copied_out_of_a_collection_whole(tmp_path):
+    source = next((Path(p) for p in fonts.CJK_FILES if Path(p).exists()), None)
+    if source is None:
+        pytest.skip("no font collection installed")
+    data = source.read_bytes()
+    index = fonts.face_index(data, "Noto Sans CJK TC")
+    face = fonts.extract_face(data, index)
+    assert fonts.face_offsets(face) == [0] and fonts.family_name(face, 0) == "Noto Sans CJK TC"
+    from fontTools.ttLib import TTFont
+
+    (tmp_path / "tc.otf").write_bytes(face)
+    assert ord("殭") in TTFont(str(tmp_path / "tc.otf")).getBestCmap()
+
+
+def test_companion_run_with_no_display_says_so_and_serves_headless(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    env["PYTHONPATH"] = str(ROOT)
+    if Path("/dev/dri").exists():
+        pytest.skip("this machine has a DRM device: run would open a window")
+    process = subprocess.Popen([sys.executable, "-m", "companion", "run", "--db", str(tmp_path / "t.sqlite3"),
+                                "--port", "0", "--host", "127.0.0.1", "--address", "127.0.0.1",
+                                "--players", "red,blue,yellow"], env=env, cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        lines = []
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not any(line.startswith("seat ") for line in lines):
+            line = process.stdout.readline()
+            if not line:
+                break
+            lines.append(line)
+        assert lines[0].startswith("companion run: no display here"), lines[:3]
+        assert any(line.startswith("host http://127.0.0.1:") for line in lines)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=10)
