@@ -356,6 +356,13 @@ class Token(Widget):
         self.mark.pos = (x + side - mark - 1, y + side - mark - 1)
 
 
+def settle_height(box) -> None:
+    """A box sized by its content that became empty: BoxLayout keeps the last height of its children, so it would
+    still cover what lies below it."""
+    if not box.children:
+        box.minimum_height = 0
+
+
 def clear_and_add(box, widgets: list) -> None:
     box.clear_widgets()
     for widget in widgets:

@@ -12,7 +12,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
 from companion.ui.screens.base import BaseScreen
-from companion.ui.widgets import ACT, DIM, Action, HoldToPeek, SeatButton, Text
+from companion.ui.widgets import ACT, DIM, Action, HoldToPeek, SeatButton, Text, settle_height
 
 
 class BoardScreen(BaseScreen):
@@ -131,6 +131,7 @@ class BoardScreen(BaseScreen):
             return
         box = self.ids.peeks
         box.clear_widgets()
+        settle_height(box)
         for seat, what, reveal in found:
             if seat in app.connected:
                 box.add_widget(Text(text=app.t("ui.look_at_phone", seat=seat, what=what), grow=True,
@@ -159,6 +160,7 @@ class BoardScreen(BaseScreen):
         box = self.ids.revealed
         box.clear_widgets()
         if result is None:
+            settle_height(box)
             return
         title, lines = result
         heading = app.t("ui.round_step", round=view.get("round"), step=title)

@@ -7,7 +7,7 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.ui.screens.base import BaseScreen
-from companion.ui.widgets import DIM, GOOD, Action, Chip, QRCode, Text
+from companion.ui.widgets import DIM, GOOD, Action, Chip, QRCode, Text, settle_height
 
 
 class JoinScreen(BaseScreen):
@@ -47,13 +47,14 @@ class JoinScreen(BaseScreen):
         status.clear_widgets()
         for seat in seats:
             on = seat in app.connected
-            row = BoxLayout(orientation="vertical", size_hint_y=None, height=dp(46))
+            row = BoxLayout(orientation="vertical", size_hint_y=None, height=dp(56))
             row.add_widget(Chip(seat, app.colour(seat), font=dp(16)))
             row.add_widget(Text(text=app.t("ui.connected" if on else "ui.not_connected"), base_font=dp(13),
-                                color=GOOD if on else DIM, halign="left", size_hint_y=0.45))
+                                color=GOOD if on else DIM, halign="left", size_hint_y=0.5))
             status.add_widget(row)
         pads = self.ids.pads
         pads.clear_widgets()
+        settle_height(pads)
         if server is not None and server.give_pad is not None:
             pads.add_widget(Text(text=app.t("ui.give_pad"), grow=True, size_hint_y=None, base_font=dp(13),
                                  halign="left"))
