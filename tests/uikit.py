@@ -146,10 +146,24 @@ class Driver:
                 out.append(f"tofu {''.join(sorted(missing))!r} in font {Path(label.font_name).name}: {label.text!r}")
             if KEY_LEFT.search(label.text) or re.search(r"\{[a-z_]+\}", label.text):
                 out.append(f"untranslated: {label.text!r}")
+            if lang != "en" and english_left(lang, label.text):
+                out.append(f"English left in {lang}: {label.text!r}")
         for key in sorted(self.app.words.used):
             if not catalogue().has(key, lang):
                 out.append(f"missing in {lang}: {key}")
         return out
+
+
+def english_left(lang: str, text: str) -> bool:
+    """English words in a text of another language (the catalogue test's rules; names the players keep)."""
+    from test_catalogue import ENGLISH_WORDS, _left_english
+
+    if text in LANGUAGES.values():
+        return False  # a language's name, in that language, on the language buttons
+    text = _left_english(re.sub(r"https?://\S+|[0-9a-f]{12,}|ZombieTable", " ", text))
+    if lang.startswith("zh"):
+        return bool(re.search(r"[A-Za-z]{3,}", text))
+    return bool(ENGLISH_WORDS.search(text))
 
 
 class Glyphs:

@@ -105,14 +105,17 @@ class BoardScreen(BaseScreen):
         steps = app.table.can_undo if app.table.state is not None else 0
         if not steps:
             return
-        lines = [app.words.say(entry.message) for entry in app.undo_preview()]
-        app.goto("confirm", title=app.t("ui.undo_confirm", count=steps),
-                 lines=lines or [app.t("ui.undo_no_lines")], yes=app.t("ui.undo_yes"),
-                 action=lambda: app.table.undo())
+        preview = app.undo_preview()
+
+        def words() -> tuple[str, list[str], str]:
+            lines = [app.words.say(entry.message) for entry in preview] or [app.t("ui.undo_no_lines")]
+            return app.t("ui.undo_confirm", count=steps), lines, app.t("ui.undo_yes")
+
+        app.goto("confirm", words=words, action=lambda: app.table.undo())
 
     def ask_close(self) -> None:
         app = self.app
-        app.goto("confirm", title=app.t("ui.close_confirm"), lines=[], yes=app.t("ui.close_yes"),
+        app.goto("confirm", words=lambda: (app.t("ui.close_confirm"), [], app.t("ui.close_yes")),
                  action=lambda: app.table.close_ballot())
 
     # -- secrets to look at now -----------------------------------------------------------------------------

@@ -15,32 +15,32 @@ from companion.ui.widgets import DANGER, DIM, Text
 class ConfirmScreen(BaseScreen):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.title = ""
-        self.lines: list[str] = []
-        self.yes = ""
+        self.words: Callable[[], tuple[str, list[str], str]] = lambda: ("", [], "")
         self.action: Callable[[], None] | None = None
         self.error = ""
 
-    def open(self, title: str = "", lines: list[str] | None = None, yes: str = "",
+    def open(self, words: Callable[[], tuple[str, list[str], str]] | None = None,
              action: Callable[[], None] | None = None, **_options) -> None:
-        self.title, self.lines, self.yes, self.action, self.error = title, list(lines or []), yes, action, ""
+        """`words()` gives the title, the lines and the yes-button's text, in the language of the moment."""
+        self.words, self.action, self.error = words or (lambda: ("", [], "")), action, ""
         self.keys.clear()
 
     def update(self, force: bool = False) -> None:
         app = self.app
-        if not self.changed("confirm", (self.title, tuple(self.lines), self.error), force):
+        title, lines, yes = self.words()
+        if not self.changed("confirm", (title, tuple(lines), yes, self.error), force):
             return
         ids = self.ids
-        ids.title.text = self.title
-        ids.yes.text = self.yes
+        ids.title.text = title
+        ids.yes.text = yes
         ids.no.text = app.t("ui.cancel")
         box = ids.lines
         box.clear_widgets()
-        for line in self.lines:
+        for line in lines:
             box.add_widget(Text(text=line, grow=True, size_hint_y=None, base_font=dp(16), halign="left"))
         if self.error:
             box.add_widget(Text(text=self.error, grow=True, size_hint_y=None, base_font=dp(16), color=DANGER))
-        if not self.lines and not self.error:
+        if not lines and not self.error:
             box.add_widget(Text(text="", size_hint_y=None, height=dp(4), color=DIM))
 
     def confirm(self) -> None:
