@@ -31,7 +31,7 @@ def games(tmp_path_factory) -> dict[str, dict]:
     """Mall of Horror in English and in 繁體中文, and Lucky Die, each by touch, two at a time."""
     tmp = tmp_path_factory.mktemp("ui-games")
     runs = {"en": ("--lang", "en"), "zh-Hant": ("--lang", "zh-Hant", "--seed", "11", "--players",
-                                                   "red,yellow,blue,green"),
+                                                   "red,yellow,blue,green", "--phone", "green"),
             "toy": ("--game", "lucky-die")}
     with ThreadPoolExecutor(2) as pool:
         futures = {name: pool.submit(drive, tmp, *args) for name, args in runs.items()}
@@ -53,6 +53,14 @@ def test_every_line_of_the_narration_appears_on_the_screen(games, lang):
     missing = [line for line in report["narration"] if line not in seen]
     assert len(report["narration"]) > 50
     assert not missing, f"{len(missing)} line(s) never shown: {missing[:5]}"
+
+
+def test_a_phone_answers_for_its_seat_while_the_screen_answers_for_the_others(games):
+    report = games["zh-Hant"]
+    phone = report["phone"]
+    assert phone["seat"] == "green" and phone["answers"] > 3 and phone["acks"] == phone["answers"]
+    assert "用手機" in "\n".join(report["seen"])  # the board marks the seat that answers on its phone
+    assert "已連線" in "\n".join(report["join_texts"])  # and the join screen says it is connected
 
 
 def test_undo_asks_first_and_says_what_it_takes_back(games):

@@ -308,8 +308,26 @@ async def play_game(args) -> dict:
             await d.tap(d.find(Action, lambda w, c=colour: getattr(w, "colour", None) == c))
         await d.tap(app.manager.current_screen.ids.start)
         assert table.state is not None and list(table.state.players) == players
+        phone = None
+        if args.phone:  # a phone answers for one seat at the same time, through the real phone server
+            import aiohttp
+
+            session = aiohttp.ClientSession()
+            token = box.tokens.seats[args.phone]
+            phone = await session.ws_connect(f"http://127.0.0.1:{box.server.port}/ws/{token}")
+            report["phone"] = {"seat": args.phone, "answers": 0, "acks": 0}
+
+            async def listen():
+                async for message in phone:
+                    data = json.loads(message.data)
+                    if data.get("type") == "ack" and data.get("question"):
+                        report["phone"]["acks"] += 1
+
+            listener = asyncio.ensure_future(listen())
+            await d.until(lambda: args.phone in app.connected, 5)
         if app.manager.current == "join":
             report["screens"].add("join")
+            report["join_texts"] = d.texts()
             await d.tap(app.manager.current_screen.ids.back)
         undone = False
         index = 0
@@ -321,6 +339,15 @@ async def play_game(args) -> dict:
             report["steps"] += 1
             if report["steps"] > 20 * len(answers) + 50:
                 raise RuntimeError("the game does not go on")
+            if screen == "board" and phone is not None and action["seat"] == args.phone:
+                before = len(table.events)
+                question = table.rules.prompt(table.state).id
+                await phone.send_json({"v": 1, "type": "answer", "question": question, "action": action})
+                report["phone"]["answers"] += 1
+                if not await d.until(lambda b=before: len(table.events) > b):
+                    raise RuntimeError(f"the phone's answer {action} was not taken")
+                index += 1
+                continue
             if screen == "board":
                 peek = [w for w in d.widgets(HoldToPeek)]
                 if peek and len(report["peeks"]) < 3:
@@ -357,6 +384,10 @@ async def play_game(args) -> dict:
         report["winners"] = list(table.state.winners)
         report["expected_winners"] = list(final.winners)
         report["narration"] = [app.words.say(e.message) for e in table.narration() if not e.seats]
+        if phone is not None:
+            await phone.close()
+            listener.cancel()
+            await session.close()
 
     async def self_undo(d: Driver, report: dict) -> None:
         steps = app.table.can_undo
@@ -487,6 +518,7 @@ def main() -> int:
     parser.add_argument("--players", default="red,yellow,blue")
     parser.add_argument("--size", default="800x480")
     parser.add_argument("--tmp", default=None)
+    parser.add_argument("--phone", default=None, help="game: a phone on the phone server answers for this seat")
     args = parser.parse_args()
     if args.what == "game":
         report = asyncio.run(play_toy(args) if args.game == "lucky-die" else play_game(args))
