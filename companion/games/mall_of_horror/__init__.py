@@ -7,6 +7,7 @@ from pathlib import Path
 from companion.games.base import CupRequest, IllegalAction, Line, Prompt
 
 from .engine import advance, apply, cup_request, steps
+from .narration import lines
 from .position import position_of, record, start
 from .prompts import check, prompt, question
 from .setup import SETUP, TERMS
@@ -31,7 +32,7 @@ def dice_revealed(state: State) -> bool:
 
 
 def narration(state: State) -> tuple[Line, ...]:
-    return state.narration
+    return lines(state)
 
 
 __all__ = [

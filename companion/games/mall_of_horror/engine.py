@@ -31,7 +31,7 @@ from .board import (
     characters_for,
     rescue_at,
 )
-from .narration import act, dice_arrivals, dice_lines, nested, private, tell
+from .narration import dice_lines, params
 from .state import Character, Options, State, Vote, Window, evolve
 
 PHASES = ("truck", "chief", "arrival", "destination", "move", "attack")
@@ -45,10 +45,10 @@ def new_game(players: list[str] | tuple[str, ...], options: Options | None = Non
     players = prompts.check_players(players)
     hands = dict.fromkeys(players, 1)
     closed = frozenset({CACHOU}) if len(players) <= 4 else frozenset()
-    lines = [act(0, "mall.n.badge.setup", to_seat=players[0])]
+    lines = [("mall.n.badge.setup", 0, players[0])]
     if closed:
-        lines.append(act(0, "mall.n.close.setup", location=CACHOU))
-    lines.append(act(0, "mall.n.deck.setup", count=DECK_SIZE - len(players)))
+        lines.append(("mall.n.close.setup", 0, CACHOU))
+    lines.append(("mall.n.deck.setup", 0, DECK_SIZE - len(players)))
     state = State(
         players=players,
         options=options or Options(),
@@ -130,28 +130,25 @@ def _on_roll(state: State, dice: object) -> State:
         raise IllegalAction("mall.refuse.bad_roll", count=request.count, value=repr(dice))
     dice = tuple(dice)
     if state.phase == "placement" and state.step == "roll":
-        placer = state.clockwise()[state.turn % len(state.players)]
-        said = tell(0, "mall.n.placement.dice", colour=placer, dice=list(dice))
-        return evolve(state, dice=dice, step="place", narration=state.narration + (said,))
+        return evolve(state, dice=dice, step="place")  # public: the placement says the dice
     if state.phase == "placement" and state.step == "zombies":
         zombies = list(state.zombies)
         for d in dice:
             if state.is_open(d):
                 zombies[d - 1] += 1
-        lines = (tell(0, "mall.n.setup.zombies", dice=list(dice)), *dice_lines(0, dice, state.closed),
-                 tell(1, "mall.n.round", round=1))
+        lines = (("mall.n.setup.zombies", 0, dice), *dice_lines(0, dice, state.closed),
+                 ("mall.n.round", 1, 1))
         return evolve(state, zombies=tuple(zombies), round=1, phase="truck", step="start", dice=None,
-                      narration=state.narration + lines)
+                      narration=state.narration + tuple(lines))
     # The four zombie dice, rolled in secret: only the elected Chief sees what they bring.
     lookers = frozenset({state.chief}) if state.elected else frozenset()
     r = state.round
     if lookers:
-        lines = (tell(r, "mall.n.arrival.roll_chief", colour=state.chief),
-                 private(r, (state.chief,), "mall.n.dice.seen", dice=list(dice),
-                         arrivals=dice_arrivals(dice, state.closed)))
+        lines = (("mall.n.arrival.roll_chief", r, state.chief),
+                 ("mall.n.dice.seen", r, (state.chief,), dice, state.closed))  # only the Chief reads it
     else:
-        lines = (tell(r, "mall.n.arrival.roll"),)
-    narration = state.narration + lines
+        lines = (("mall.n.arrival.roll", r),)
+    narration = state.narration + tuple(lines)
     if state.phase in ("destination", "move"):  # a position entered without the dice
         return evolve(state, cup=dice, lookers=lookers, step="start", narration=narration)
     seats = [p for p in state.clockwise() if state.hands[p] > 0 and p not in lookers]
@@ -168,7 +165,7 @@ def _on_pick(state: State, index: object) -> State:
         raise IllegalAction("mall.refuse.bad_pick", high=request.count - 1)
     if state.options.second_tie_victim == "colour":
         colour = state.lottery[index][0]
-        said = tell(state.round, "mall.n.vote.drawn", colour=colour, location=state.location)
+        said = ("mall.n.vote.drawn", state.round, colour, state.location)
         return evolve(state, lottery=(), victim_colour=colour, step="victim", narration=state.narration + (said,))
     colour, kind = state.lottery[index]
     return _kill(evolve(state, lottery=()), colour, kind, "mall.n.kill.random")
@@ -187,19 +184,16 @@ def _on_action(state: State, action: dict) -> State:
         vote = Vote(old.purpose, old.location, ballot, old.stage, old.threats)
         if ballot.complete:
             return _reveal(state, vote)
-        if seat in old.ballot.ballots:  # a changed ballot: nothing to say before the reveal
-            return evolve(state, vote=vote)
-        return evolve(state, vote=vote, narration=state.narration + (tell(state.round, "mall.n.voted", colour=seat),))
+        return evolve(state, vote=vote)  # nothing to say before the reveal (the view shows who has voted)
     if "give" in action:
         hands = {**state.hands, action["give"]: state.hands[action["give"]] + 1}
-        said = act(state.round, "mall.n.deck.gift", colour=state.searcher, to_seat=action["give"])
+        said = ("mall.n.deck.gift", state.round, state.searcher, action["give"])
         return evolve(state, hands=hands, searcher=None, drawn=0, phase="chief", step="start",
                       narration=state.narration + (said,))
     if "play" in action:
         return _play(state, seat, action)
     if "pass" in action:
-        return _next_in_window(evolve(state, narration=state.narration + (tell(state.round, "mall.n.pass",
-                                                                                    colour=seat),)))
+        return _next_in_window(state)
     if state.phase == "placement":
         return _place(state, seat, action["character"], action["go"])
     if "go" in action:
@@ -212,9 +206,10 @@ def _on_action(state: State, action: dict) -> State:
 
 
 def _place(state: State, seat: str, kind: str, location: int) -> State:
-    shown = any(state.is_open(d) and state.has_room(d) for d in state.dice or ())
-    said = act(0, "mall.n.place.dice" if shown else "mall.n.place.free", colour=seat, character=kind,
-               location=location)
+    dice = state.dice or ()
+    # A die's location is usable unless closed or full, and then it cannot be chosen: so a location away from
+    # the dice was a free choice (neither die could be used).
+    said = ("mall.n.place.dice" if location in dice else "mall.n.place.free", 0, seat, kind, location, dice)
     characters = tuple(
         Character(seat, kind, location) if (c.colour, c.kind) == (seat, kind) else c for c in state.characters
     )
@@ -227,14 +222,12 @@ def _place(state: State, seat: str, kind: str, location: int) -> State:
 def _choose_destination(state: State, seat: str, location: int) -> State:
     destinations = {**state.destinations, seat: location}
     if state.step == "chief":  # the elected Chief chooses first, in public
-        said = tell(state.round, "mall.n.destination.chief", colour=seat, location=location)
+        said = ("mall.n.destination.chief", state.round, seat, location)
         return evolve(state, destinations=destinations, step="secret", narration=state.narration + (said,))
-    narration = state.narration
-    if seat not in state.destinations:  # that he has chosen is public; where, only at the reveal
-        narration += (tell(state.round, "mall.n.chosen", colour=seat),)
+    # A secret choice says nothing before the reveal (the view shows who has chosen).
     if all(p in destinations for p in state.players):
-        return evolve(state, destinations=destinations, phase="move", step="start", narration=narration)
-    return evolve(state, destinations=destinations, narration=narration)
+        return evolve(state, destinations=destinations, phase="move", step="start")
+    return evolve(state, destinations=destinations)
 
 
 def _move(state: State, seat: str, kind: str) -> State:
@@ -243,7 +236,7 @@ def _move(state: State, seat: str, kind: str) -> State:
     mover = next(c for c in state.characters if (c.colour, c.kind) == (seat, kind))
     r = state.round
     if mover.location == target:  # a Sprint to where he stands
-        said = tell(r, "mall.n.stay.sprint", colour=seat, character=kind, location=target)
+        said = ("mall.n.stay.sprint", r, seat, kind, target)
     else:
         wanted, why = target, ""
         if not state.is_open(target):
@@ -252,15 +245,13 @@ def _move(state: State, seat: str, kind: str) -> State:
             target, why = PARKING, "full"
         if mover.location == target:  # already in the Parking
             key = f"mall.n.stay.{'sprint_' if sprint else ''}{why}"
-            said = tell(r, key, colour=seat, character=kind, location=wanted, to_location=target)
+            said = (key, r, seat, kind, wanted, target)
         else:
             if why:
                 key = f"mall.n.move.{'sprint_' if sprint else ''}{why}"
-                said = act(r, key, colour=seat, character=kind, from_location=mover.location, to_location=target,
-                           location=wanted)
+                said = (key, r, seat, kind, mover.location, target, wanted)
             else:
-                said = act(r, "mall.n.move.sprint" if sprint else "mall.n.move.go", colour=seat, character=kind,
-                           from_location=mover.location, to_location=target)
+                said = ("mall.n.move.sprint" if sprint else "mall.n.move.go", r, seat, kind, mover.location, target)
             mover_moved = Character(mover.colour, mover.kind, target, mover.hidden)
             state = evolve(state, characters=tuple(mover_moved if c is mover else c for c in state.characters))
     state = evolve(state, sprint=None, turn=state.turn + 1, step="move", narration=state.narration + (said,))
@@ -277,20 +268,19 @@ def _play(state: State, seat: str, action: dict) -> State:
     )
     r = state.round
     if kind == CAMERA:
-        lines = (tell(r, "mall.n.card.camera", colour=seat),
-                 private(r, (seat,), "mall.n.dice.seen", dice=list(state.cup),
-                         arrivals=dice_arrivals(state.cup, state.closed)))
-        return evolve(state, lookers=state.lookers | {seat}, narration=state.narration + lines)
+        lines = (("mall.n.card.camera", r, seat),
+                 ("mall.n.dice.seen", r, (seat,), state.cup, state.closed))  # only he reads it
+        return evolve(state, lookers=state.lookers | {seat}, narration=state.narration + tuple(lines))
     if kind == SPRINT:
-        said = tell(r, "mall.n.card.sprint", colour=seat, location=action["go"])
+        said = ("mall.n.card.sprint", r, seat, action["go"])
         return evolve(state, sprint=action["go"], step="sprint", narration=state.narration + (said,))
     location = state.window.location
     if kind == THREAT:
-        said = tell(r, "mall.n.card.threat", colour=seat, location=location)
+        said = ("mall.n.card.threat", r, seat, location)
         return evolve(state, threats={**state.threats, seat: state.threats.get(seat, 0) + 1},
                       narration=state.narration + (said,))
     if kind == HARDWARE:
-        said = tell(r, "mall.n.card.hardware", colour=seat, location=location)
+        said = ("mall.n.card.hardware", r, seat, location)
         return evolve(state, hardware={**state.hardware, location: state.hardware.get(location, 0) + 1},
                       narration=state.narration + (said,))
     if kind == HIDDEN:
@@ -298,7 +288,7 @@ def _play(state: State, seat: str, action: dict) -> State:
         characters = tuple(
             Character(c.colour, c.kind, c.location, True) if (c.colour, c.kind) == who else c for c in state.characters
         )
-        said = tell(r, "mall.n.card.hidden", colour=seat, character=action["character"], location=location)
+        said = ("mall.n.card.hidden", r, seat, action["character"], location)
         return evolve(state, characters=characters, narration=state.narration + (said,))
     if kind == WEAPON:
         zombies = list(state.zombies)
@@ -306,9 +296,9 @@ def _play(state: State, seat: str, action: dict) -> State:
         killed = min(there, action["kills"])
         zombies[location - 1] = there - killed
         if killed:
-            said = act(r, "mall.n.remove.weapon", colour=seat, location=location, count=killed, kills=action["kills"])
+            said = ("mall.n.remove.weapon", r, location, killed, seat, action["kills"])
         else:
-            said = tell(r, "mall.n.card.weapon_wasted", colour=seat, location=location, kills=action["kills"])
+            said = ("mall.n.card.weapon_wasted", r, seat, location, action["kills"])
         return evolve(state, zombies=tuple(zombies), narration=state.narration + (said,))
     raise AssertionError(kind)
 
@@ -330,7 +320,7 @@ def _start_vote(state: State, purpose: str, location: int) -> State:
         return _vote_won(state, purpose, location, candidates[0])
     weights = {p: state.vote_weight(p, location) + state.threats.get(p, 0) for p in candidates}
     vote = Vote(purpose, location, Ballot(tuple(candidates), weights), 1, dict(state.threats))
-    said = tell(state.round, f"mall.n.vote.start.{purpose}", location=location, colours=candidates)
+    said = (f"mall.n.vote.start.{purpose}", state.round, location, candidates)
     return evolve(state, vote=vote, threats={}, step="vote", narration=state.narration + (said,))
 
 
@@ -340,42 +330,37 @@ def _reveal(state: State, vote: Vote) -> State:
     r = state.round
     lines = []
     if not ballot.complete:
-        lines.append(tell(r, "mall.n.vote.closed", colours=list(ballot.missing)))
-    cast = ballot.ballots
-    lines.append(tell(r, "mall.n.vote.ballots", ballots=[
-        nested("mall.n.ballot", voter=v, count=w, candidate=cast[v]) if v in cast
-        else nested("mall.n.ballot.none", voter=v, count=w)
-        for v, w in ballot.weights.items()
-    ]))
+        lines.append(("mall.n.vote.closed", r, ballot.missing))
+    lines.append(("mall.n.vote.ballots", r, ballot))  # every ballot and weight, said when the line is read
     tally = ballot.tally()
-    leaders = ballot.leaders()
+    top = max(tally.values())
+    leaders = tuple(c for c in ballot.candidates if tally[c] == top)  # as Ballot.leaders, from the one tally
     if len(leaders) == 1:
         winner = leaders[0]
         against = max((n for c, n in tally.items() if c != winner), default=0)
         state = evolve(state, vote=None, revealed=vote, narration=state.narration + tuple(lines))
         return _vote_won(state, vote.purpose, vote.location, winner, (tally[winner], against))
     if vote.stage == 1:
-        lines.append(tell(r, "mall.n.vote.tie", location=vote.location, colours=list(leaders),
-                          count=tally[leaders[0]]))
+        lines.append(("mall.n.vote.tie", r, vote.location, leaders, tally[leaders[0]]))
         return evolve(state, vote=_revote(state, vote, leaders), revealed=vote, step="vote",
                       narration=state.narration + tuple(lines))
     # Second tie.
     if vote.purpose == "truck":
-        lines.append(tell(r, "mall.n.vote.tie2.truck", location=vote.location))
+        lines.append(("mall.n.vote.tie2.truck", r, vote.location))
         return evolve(state, vote=None, revealed=vote, phase="chief", step="start",
                       narration=state.narration + tuple(lines))
     if vote.purpose == "chief":
-        lines.append(tell(r, "mall.n.vote.tie2.chief", colour=state.chief, location=vote.location))
+        lines.append(("mall.n.vote.tie2.chief", r, state.chief, vote.location))
         return evolve(state, vote=None, revealed=vote, elected=False, phase="arrival", step="start",
                       narration=state.narration + tuple(lines))
     if state.options.second_tie_victim == "colour":
         lottery = tuple((colour, "") for colour in leaders)
-        lines.append(tell(r, "mall.n.vote.tie2.victim_colour", location=vote.location, colours=list(leaders)))
+        lines.append(("mall.n.vote.tie2.victim_colour", r, vote.location, leaders))
     else:
         lottery = tuple(
             (c.colour, c.kind) for p in leaders for c in state.of(p) if c.location == vote.location and not c.hidden
         )
-        lines.append(tell(r, "mall.n.vote.tie2.victim", location=vote.location, colours=list(leaders)))
+        lines.append(("mall.n.vote.tie2.victim", r, vote.location, leaders))
     return evolve(state, vote=None, revealed=vote, lottery=lottery, step="pick",
                   narration=state.narration + tuple(lines))
 
@@ -396,23 +381,22 @@ def _vote_won(state: State, purpose: str, location: int, winner: str, votes: tup
     """`votes`: the winner's votes and the runner-up's; None when he was the only candidate."""
     r = state.round
     if votes is None:
-        said = tell(r, f"mall.n.vote.alone.{purpose}", colour=winner, location=location)
+        said = (f"mall.n.vote.alone.{purpose}", r, winner, location)
     else:
-        said = tell(r, f"mall.n.vote.won.{purpose}", colour=winner, location=location, count=votes[0],
-                    against=votes[1])
+        said = (f"mall.n.vote.won.{purpose}", r, winner, location, votes[0], votes[1])
     if purpose == "truck":
         drawn = min(3, state.deck)
         hands = {**state.hands, winner: state.hands[winner] + 1}
-        narration = state.narration + (said, act(r, f"mall.n.deck.search{drawn}", colour=winner))
+        narration = state.narration + (said, (f"mall.n.deck.search{drawn}", r, winner))
         # A third card goes back under the deck.
         state = evolve(state, hands=hands, deck=state.deck - min(drawn, 2), narration=narration)
         if drawn >= 2:
             return evolve(state, searcher=winner, drawn=drawn, step="gift")
         return evolve(state, phase="chief", step="start")
     if purpose == "chief":
-        lines = (said,) if winner == state.chief else (said, act(r, "mall.n.badge.elected", to_seat=winner))
+        lines = (said,) if winner == state.chief else (said, ("mall.n.badge.elected", r, winner))
         return evolve(state, chief=winner, elected=True, phase="arrival", step="start",
-                      narration=state.narration + lines)
+                      narration=state.narration + tuple(lines))
     return evolve(state, victim_colour=winner, step="victim", narration=state.narration + (said,))
 
 
@@ -428,44 +412,36 @@ def _kill(state: State, colour: str, kind: str, why: str | None = None) -> State
     victim = next(c for c in state.characters if (c.colour, c.kind) == (colour, kind))
     loc = victim.location
     r = state.round
-    if why is None:  # the owner chose: say how his colour was decided, as the last line said it
-        verdict = state.narration[-1].message if state.narration else None
-        why = _DEATHS.get(verdict.key, "mall.n.kill.eaten") if verdict else "mall.n.kill.eaten"
-        if why == "mall.n.kill.vote":
-            lines = [act(r, why, colour=colour, character=kind, location=loc, count=verdict.params["count"],
-                         against=verdict.params["against"])]
-        else:
-            lines = [act(r, why, colour=colour, character=kind, location=loc)]
+    if why is None:  # the owner chose: say how his colour was decided, as the line just before said it
+        verdict = state.narration[-1] if state.narration else ("",)
+        why = _DEATHS.get(verdict[0], "mall.n.kill.eaten")
+    if why == "mall.n.kill.vote":
+        votes = params(verdict)
+        lines = [(why, r, colour, kind, loc, votes["count"], votes["against"])]
     else:
-        lines = [act(r, why, colour=colour, character=kind, location=loc)]
+        lines = [(why, r, colour, kind, loc)]
     characters = tuple(c for c in state.characters if c is not victim)
     zombies = list(state.zombies)
     if loc == PARKING:
         zombies[PARKING - 1] -= 1  # this zombie has eaten; the next one gets its own vote
-        lines.append(act(r, "mall.n.remove.ate", location=PARKING, count=1))
+        lines.append(("mall.n.remove.ate", r, PARKING, 1))
         step = "breach"
     else:
         if zombies[loc - 1]:
-            lines.append(act(r, "mall.n.remove.feast", location=loc, count=zombies[loc - 1]))
+            lines.append(("mall.n.remove.feast", r, loc, zombies[loc - 1]))
         zombies[loc - 1] = 0  # after the feast all the zombies there leave
         step = "next"
-    if not any(c.colour == colour for c in characters):
-        lines.append(tell(r, "mall.n.out", colour=colour))
-    state = evolve(state, characters=characters, zombies=tuple(zombies), victim_colour=None, step=step)
-    if not state.alive(state.chief):
-        chief = _next_living(state, state.chief)
+    living = {c.colour for c in characters}
+    if colour not in living:
+        lines.append(("mall.n.out", r, colour))
+    chief = state.chief
+    if chief not in living:  # the badge passes to the next living player clockwise
+        chief = next((p for p in state.clockwise(chief)[1:] if p in living), chief)
         if chief != state.chief:
-            lines.append(act(r, "mall.n.badge.passes", colour=state.chief, to_seat=chief))
-        state = evolve(state, chief=chief)
-    state = evolve(state, narration=state.narration + tuple(lines))
+            lines.append(("mall.n.badge.passes", r, state.chief, chief))
+    state = evolve(state, characters=characters, zombies=tuple(zombies), victim_colour=None, step=step, chief=chief,
+                   narration=state.narration + tuple(lines))
     return _end_if_rescued(state, "immediate")
-
-
-def _next_living(state: State, colour: str) -> str:
-    for p in state.clockwise(colour)[1:]:
-        if state.alive(p):
-            return p
-    return colour  # nobody lives: the game is over anyway
 
 
 def _end_if_rescued(state: State, timing: str) -> State:
@@ -481,7 +457,7 @@ def finish(state: State) -> State:
     best = max((state.score(p), state.hands[p]) for p in state.players)
     winners = tuple(p for p in state.players if (state.score(p), state.hands[p]) == best)
     return evolve(state, phase="over", step="over", winners=winners, vote=None, window=None,
-                  narration=state.narration + _the_end(state, winners))
+                  narration=state.narration + tuple(_the_end(state, winners)))
 
 
 def _the_end(state: State, winners: tuple[str, ...]) -> tuple:
@@ -489,20 +465,20 @@ def _the_end(state: State, winners: tuple[str, ...]) -> tuple:
     r = state.round
     alive = len(state.characters)
     if alive <= rescue_at(len(state.players)):
-        lines = [tell(r, "mall.n.rescue.few", count=alive, limit=rescue_at(len(state.players)))]
+        lines = [("mall.n.rescue.few", r, alive, rescue_at(len(state.players)))]
     else:
-        lines = [tell(r, "mall.n.rescue.together", location=state.characters[0].location)]
+        lines = [("mall.n.rescue.together", r, state.characters[0].location)]
     scores = {p: state.score(p) for p in state.players}
-    lines += [tell(r, "mall.n.score", colour=p, count=scores[p]) for p in state.players]
+    lines += [("mall.n.score", r, p, scores[p]) for p in state.players]
     top = max(scores.values())
     tied = [p for p in state.players if scores[p] == top]
     if len(tied) > 1:
-        lines.append(tell(r, "mall.n.tiebreak", colours=tied, count=top))
-        lines += [tell(r, "mall.n.cards", colour=p, count=state.hands[p]) for p in tied]
+        lines.append(("mall.n.tiebreak", r, tied, top))
+        lines += [("mall.n.cards", r, p, state.hands[p]) for p in tied]
     if len(winners) == 1:
-        lines.append(tell(r, "mall.n.winner", colour=winners[0]))
+        lines.append(("mall.n.winner", r, winners[0]))
     else:
-        lines.append(tell(r, "mall.n.winners", colours=list(winners)))
+        lines.append(("mall.n.winners", r, winners))
     return tuple(lines)
 
 
@@ -522,19 +498,19 @@ def _auto(state: State) -> State | None:
 
 def _truck_start(state: State) -> State:
     if state.deck == 0:
-        said = tell(state.round, "mall.n.truck.empty")
+        said = ("mall.n.truck.empty", state.round)
         return evolve(state, elected=False, phase="chief", step="start", narration=state.narration + (said,))
     if not state.visible_colours(PARKING):
-        said = tell(state.round, "mall.n.truck.nobody", location=PARKING)
+        said = ("mall.n.truck.nobody", state.round, PARKING)
         return evolve(state, elected=False, phase="chief", step="start", narration=state.narration + (said,))
     return _start_vote(evolve(state, elected=False), "truck", PARKING)
 
 
 def _chief_start(state: State) -> State:
     if not state.is_open(SECURITY_HQ):
-        said = tell(state.round, "mall.n.chief.closed", colour=state.chief, location=SECURITY_HQ)
+        said = ("mall.n.chief.closed", state.round, state.chief, SECURITY_HQ)
     elif not state.visible_colours(SECURITY_HQ):
-        said = tell(state.round, "mall.n.chief.empty", colour=state.chief, location=SECURITY_HQ)
+        said = ("mall.n.chief.empty", state.round, state.chief, SECURITY_HQ)
     else:
         return _start_vote(state, "chief", SECURITY_HQ)
     return evolve(state, elected=False, phase="arrival", step="start", narration=state.narration + (said,))
@@ -564,13 +540,8 @@ def _move_start(state: State) -> State:
     if state.cup is None:
         return evolve(state, step="roll")
     r = state.round
-    revealed = [
-        nested("mall.n.destination.zombie" if p in state.zombie_players else "mall.n.destination", colour=p,
-               location=state.destinations[p])
-        for p in state.clockwise() if p in state.destinations
-    ]
-    lines = [tell(r, "mall.n.reveal.destinations", destinations=revealed),
-             tell(r, "mall.n.reveal.dice", dice=list(state.cup)), *dice_lines(r, state.cup, state.closed)]
+    lines = [("mall.n.reveal.destinations", r, tuple(state.clockwise()), state.destinations, state.zombie_players),
+             ("mall.n.reveal.dice", r, state.cup), *dice_lines(r, state.cup, state.closed)]
     zombies = list(state.zombies)
     for d in state.cup:
         if state.is_open(d):
@@ -578,8 +549,8 @@ def _move_start(state: State) -> State:
     closed = set(state.closed)
     for loc in LOCATIONS:
         if loc != PARKING and loc not in closed and not state.at(loc) and zombies[loc - 1] >= FALL_AT:
-            lines.append(act(r, "mall.n.remove.fall", location=loc, count=zombies[loc - 1], limit=FALL_AT))
-            lines.append(act(r, "mall.n.close.fall", location=loc))
+            lines.append(("mall.n.remove.fall", r, loc, zombies[loc - 1], FALL_AT))
+            lines.append(("mall.n.close.fall", r, loc))
             closed.add(loc)
             zombies[loc - 1] = 0
     order = tuple(p for p in state.clockwise() if state.alive(p))
@@ -592,7 +563,7 @@ def _move_turn(state: State) -> State | None:
         return evolve(state, phase="attack", step="start", order=(), turn=0)
     seat = state.order[state.turn]
     if not prompts.move_options(state, seat):  # nothing of his can move
-        said = tell(state.round, "mall.n.move.none", colour=seat, location=state.destinations[seat])
+        said = ("mall.n.stay.none", state.round, seat, state.destinations[seat])
         return evolve(state, turn=state.turn + 1, narration=state.narration + (said,))
     return None
 
@@ -606,14 +577,14 @@ def _attack_start(state: State) -> State:
         top = max(counts.values())
         if top == 0:
             if what == "pinups":
-                lines.append(tell(r, "mall.n.attraction.no_pinups"))
+                lines.append(("mall.n.attraction.no_pinups", r))
             continue
         leaders = [loc for loc, n in counts.items() if n == top]
         if len(leaders) == 1:
             zombies[leaders[0] - 1] += 1
-            lines.append(act(r, f"mall.n.put.{what}", location=leaders[0], count=1, most=top))
+            lines.append((f"mall.n.put.{what}", r, leaders[0], 1, top))
         else:
-            lines.append(tell(r, f"mall.n.attraction.tie_{what}", locations=leaders, most=top))
+            lines.append((f"mall.n.attraction.tie_{what}", r, leaders, top))
     return evolve(state, zombies=tuple(zombies), location=1, step="breach", narration=state.narration + tuple(lines))
 
 
@@ -630,17 +601,16 @@ def _breach(state: State) -> State:
         if there == 0:
             return _next_location(state)
         if not state.visible_colours(loc):
-            return _next_location(state, tell(r, "mall.n.all_hidden.parking", location=loc, count=there))
-        said = tell(r, "mall.n.parking.eats", location=loc, count=there)
+            return _next_location(state, ("mall.n.all_hidden.parking", r, loc, there))
+        said = ("mall.n.parking.eats", r, loc, there)
     else:
         defence = state.defence(loc)
         if there >= defence:
-            said = tell(r, "mall.n.breach.defence", location=loc, count=there, defence=defence)
+            said = ("mall.n.breach.defence", r, loc, there, defence)
         elif loc == SUPERMARKET and there >= SUPERMARKET_BREACH:
-            said = tell(r, "mall.n.breach.supermarket", location=loc, count=there, limit=SUPERMARKET_BREACH,
-                        defence=defence)
+            said = ("mall.n.breach.supermarket", r, loc, there, SUPERMARKET_BREACH, defence)
         else:
-            return _next_location(state, tell(r, "mall.n.hold", location=loc, count=there, defence=defence))
+            return _next_location(state, ("mall.n.hold", r, loc, there, defence))
     narration = state.narration + (said,)
     present = {c.colour for c in state.at(loc)}
     seats = tuple(p for p in state.clockwise() if p in present and state.hands[p] > 0)
@@ -654,14 +624,14 @@ def _after_window(state: State) -> State:
     r = state.round
     if loc == PARKING:
         if state.zombies[loc - 1] == 0:
-            said = tell(r, "mall.n.repelled.parking", location=loc)
+            said = ("mall.n.repelled.parking", r, loc)
             return evolve(state, step="next", threats={}, narration=state.narration + (said,))
     elif not state.breached(loc):
-        said = tell(r, "mall.n.repelled", location=loc, count=state.zombies[loc - 1], defence=state.defence(loc))
+        said = ("mall.n.repelled", r, loc, state.zombies[loc - 1], state.defence(loc))
         return evolve(state, step="next", threats={}, narration=state.narration + (said,))
     if not state.visible_colours(loc):  # everyone there is hidden
         key = "mall.n.all_hidden.parking" if loc == PARKING else "mall.n.all_hidden"
-        said = tell(r, key, location=loc, count=state.zombies[loc - 1])
+        said = (key, r, loc, state.zombies[loc - 1])
         return evolve(state, step="next", threats={}, narration=state.narration + (said,))
     return _start_vote(state, "victim", loc)
 
@@ -671,11 +641,11 @@ def _next_location(state: State, *lines) -> State:
     if loc == PARKING and state.zombies[PARKING - 1]:
         zombies = list(state.zombies)
         # The Parking's zombies leave, even if they ate nobody.
-        lines += (act(state.round, "mall.n.remove.parking", location=PARKING, count=zombies[PARKING - 1]),)
+        lines += (("mall.n.remove.parking", state.round, PARKING, zombies[PARKING - 1]),)
         zombies[PARKING - 1] = 0
         state = evolve(state, zombies=tuple(zombies))
     if lines:
-        return evolve(state, location=loc + 1, step="breach", threats={}, narration=state.narration + lines)
+        return evolve(state, location=loc + 1, step="breach", threats={}, narration=state.narration + tuple(lines))
     return evolve(state, location=loc + 1, step="breach", threats={})
 
 
@@ -690,15 +660,15 @@ def _round_end(state: State) -> State:
         loc = state.destinations.get(p)
         if loc and state.is_open(loc):
             zombies[loc - 1] += 1
-            lines.append(act(r, "mall.n.put.zombie_player", colour=p, location=loc, count=1))
+            lines.append(("mall.n.put.zombie_player", r, loc, 1, p))
         elif loc:
-            lines.append(tell(r, "mall.n.zombie_player.closed", colour=p, location=loc))
+            lines.append(("mall.n.zombie_player.closed", r, p, loc))
     state = evolve(state, zombies=tuple(zombies), narration=state.narration + tuple(lines))
     if state.rescued():
         return finish(state)
     return evolve(
         state,
-        narration=state.narration + (tell(r + 1, "mall.n.round", round=r + 1),),
+        narration=state.narration + (("mall.n.round", r + 1, r + 1),),
         round=state.round + 1,
         phase="truck",
         step="start",

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from companion.ballot import Ballot
-from companion.games.base import IllegalAction, Line
+from companion.games.base import IllegalAction
 
 from .board import CAPACITY, GUNMAN, LOCATIONS, PINUP, POINTS, TOUGH, rescue_at
 
@@ -114,7 +114,9 @@ class State:
     drawn: int = 0  # cards the truck searcher drew
     revealed: Vote | None = None  # the last ballot revealed, with every ballot in it
     winners: tuple[str, ...] = ()
-    narration: tuple[Line, ...] = ()  # the whole game's, oldest first (see engine: every step says itself)
+    # The whole game's narration, oldest first: one narration.Entry (key, round, *values) per line; every step
+    # says itself (see engine). Read it as base.Line with narration.lines(state) (the game's narration()).
+    narration: tuple[tuple, ...] = ()
 
     # -- questions ------------------------------------------------------------------------------------------
 
