@@ -1,5 +1,5 @@
-"""The narration of Mall of Horror: every answer and every automatic step says what happened, and the lines
-marked act say what the table must do with the physical pieces. One test per kind of step, named after the
+"""The narration of Mall of Horror: every public answer and every automatic step says what happened, and the
+lines marked act say what the table must do with the physical pieces. One test per kind of step, named after the
 rule, asserting the exact lines (key, parameters, act flag, round, private seats).
 
 Then, over random whole games: folding the act lines over an empty board gives the companion's board at every
