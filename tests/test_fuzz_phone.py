@@ -2,11 +2,11 @@
 
 A real box (save file, table, phone server) runs on a loop of its own thread; a seat's phone, the host and a
 spectator are connected over real WebSockets. Each example takes a valid message of one type (answer, lang,
-ping, close, undo, new_game, give_pad), mutates it (fuzzkit) or garbles its text, sends it, then a marker. The
-only outcomes allowed: the message is carried out (ack, pong, or nothing for lang), or the server answers with
-an error from the catalogue, in the device's language, and the table is exactly as before. Never "not_stored"
-(the server's catch-all for a bug), never a logged exception, and the socket stays open (the message sent after
-it is answered).
+ping, close, undo, new_game, give_pad, takeover), mutates it (fuzzkit) or garbles its text, sends it, then a
+marker. The only outcomes allowed: the message is carried out (ack, pong, or nothing for lang), or the server
+answers with an error from the catalogue, in the device's language, on one line, and the table is exactly as
+before. Never "not_stored" (the server's catch-all for a bug), never a logged exception, and the socket stays
+open (the message sent after it is answered).
 
 FUZZ_EXAMPLES sets the number of examples (default 300).
 """
@@ -159,8 +159,8 @@ def rig(tmp_path_factory):
 
 # -- valid messages, then mutated -------------------------------------------------------------------------------
 
-SEAT_KINDS = ["answer", "answer", "lang", "ping"]
-HOST_KINDS = ["answer", "close", "undo", "undo", "new_game", "new_game", "give_pad", "lang", "ping"]
+SEAT_KINDS = ["answer", "answer", "lang", "ping", "takeover"]
+HOST_KINDS = ["answer", "close", "undo", "undo", "new_game", "new_game", "give_pad", "lang", "ping", "takeover"]
 SPECTATOR_KINDS = ["ping", "lang", "answer", "undo"]
 
 
@@ -184,6 +184,11 @@ def valid_message(c: Chooser, table, role: str, kind: str) -> dict:
         message["options"] = c.pick([{}, {"end_timing": "round_end"}, {"second_tie_victim": "colour"}])
     elif kind == "give_pad":
         message["seat"] = c.pick(FOUR)
+    elif kind == "takeover":  # a seat's device (or the host, for a seat) allows another device to take the seat
+        message["request"] = c.pick(["r1", "0" * 16])
+        message["allow"] = c.pick([True, False])
+        if role == "host":
+            message["seat"] = c.pick(FOUR)
     return message
 
 
