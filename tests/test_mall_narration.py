@@ -26,7 +26,7 @@ from companion.catalogue import catalogue, placeholders
 from companion.games import mall_of_horror as mall
 from companion.games.base import Line, line
 from companion.games.mall_of_horror import engine
-from companion.games.mall_of_horror.narration import ACT, ACT_FAMILIES, NESTED, PARAMS, PRIVATE, to_line
+from companion.games.mall_of_horror.narration import ACT, ACT_FAMILIES, NESTED, PARAMS, PRIVATE, entries, to_line
 from companion.simulate import random_game
 
 FIVE = ("red", "yellow", "blue", "green", "purple")
@@ -808,7 +808,7 @@ def test_lines_read_from_a_state_evolved_from_one_already_read_are_the_lines_of_
     first = told(state)
     later = vote(state, red="blue", blue="red")
     assert told(later)[:len(first)] == first
-    assert told(later) == tuple(to_line(entry) for entry in later.narration)
+    assert told(later) == tuple(to_line(entry) for entry in entries(later))
     assert told(later) is told(later)  # worked out once
 
 

@@ -61,7 +61,7 @@ def new_game(players: list[str] | tuple[str, ...], options: Options | None = Non
         played=dict.fromkeys(DECK, 0),
         phase="placement",
         step="roll",
-        narration=tuple(lines),
+        told=tuple(lines),
     )
     return advance(state)
 
@@ -139,7 +139,7 @@ def _on_roll(state: State, dice: object) -> State:
         lines = (("mall.n.setup.zombies", 0, dice), *dice_lines(0, dice, state.closed),
                  ("mall.n.round", 1, 1))
         return evolve(state, zombies=tuple(zombies), round=1, phase="truck", step="start", dice=None,
-                      narration=state.narration + tuple(lines))
+                      narration=state.narration + state.told + lines, told=())  # setup told, round 1 begins
     # The four zombie dice, rolled in secret: only the elected Chief sees what they bring.
     lookers = frozenset({state.chief}) if state.elected else frozenset()
     r = state.round
@@ -148,13 +148,13 @@ def _on_roll(state: State, dice: object) -> State:
                  ("mall.n.dice.seen", r, (state.chief,), dice, state.closed))  # only the Chief reads it
     else:
         lines = (("mall.n.arrival.roll", r),)
-    narration = state.narration + tuple(lines)
+    told = state.told + lines
     if state.phase in ("destination", "move"):  # a position entered without the dice
-        return evolve(state, cup=dice, lookers=lookers, step="start", narration=narration)
+        return evolve(state, cup=dice, lookers=lookers, step="start", told=told)
     seats = [p for p in state.clockwise() if state.hands[p] > 0 and p not in lookers]
     window = Window("camera", 0, tuple(seats)) if seats else None
     return evolve(state, cup=dice, lookers=lookers, window=window, step="window" if window else "done",
-                  narration=narration)
+                  told=told)
 
 
 def _on_pick(state: State, index: object) -> State:
@@ -166,7 +166,7 @@ def _on_pick(state: State, index: object) -> State:
     if state.options.second_tie_victim == "colour":
         colour = state.lottery[index][0]
         said = ("mall.n.vote.drawn", state.round, colour, state.location)
-        return evolve(state, lottery=(), victim_colour=colour, step="victim", narration=state.narration + (said,))
+        return evolve(state, lottery=(), victim_colour=colour, step="victim", told=state.told + (said,))
     colour, kind = state.lottery[index]
     return _kill(evolve(state, lottery=()), colour, kind, "mall.n.kill.random")
 
@@ -189,7 +189,7 @@ def _on_action(state: State, action: dict) -> State:
         hands = {**state.hands, action["give"]: state.hands[action["give"]] + 1}
         said = ("mall.n.deck.gift", state.round, state.searcher, action["give"])
         return evolve(state, hands=hands, searcher=None, drawn=0, phase="chief", step="start",
-                      narration=state.narration + (said,))
+                      told=state.told + (said,))
     if "play" in action:
         return _play(state, seat, action)
     if "pass" in action:
@@ -213,7 +213,7 @@ def _place(state: State, seat: str, kind: str, location: int) -> State:
     characters = tuple(
         Character(seat, kind, location) if (c.colour, c.kind) == (seat, kind) else c for c in state.characters
     )
-    state = evolve(state, characters=characters, dice=None, turn=state.turn + 1, narration=state.narration + (said,))
+    state = evolve(state, characters=characters, dice=None, turn=state.turn + 1, told=state.told + (said,))
     if all(c.location for c in characters):
         return evolve(state, step="zombies", turn=0)
     return evolve(state, step="roll")
@@ -223,7 +223,7 @@ def _choose_destination(state: State, seat: str, location: int) -> State:
     destinations = {**state.destinations, seat: location}
     if state.step == "chief":  # the elected Chief chooses first, in public
         said = ("mall.n.destination.chief", state.round, seat, location)
-        return evolve(state, destinations=destinations, step="secret", narration=state.narration + (said,))
+        return evolve(state, destinations=destinations, step="secret", told=state.told + (said,))
     # A secret choice says nothing before the reveal (the view shows who has chosen).
     if all(p in destinations for p in state.players):
         return evolve(state, destinations=destinations, phase="move", step="start")
@@ -254,7 +254,7 @@ def _move(state: State, seat: str, kind: str) -> State:
                 said = ("mall.n.move.sprint" if sprint else "mall.n.move.go", r, seat, kind, mover.location, target)
             mover_moved = Character(mover.colour, mover.kind, target, mover.hidden)
             state = evolve(state, characters=tuple(mover_moved if c is mover else c for c in state.characters))
-    state = evolve(state, sprint=None, turn=state.turn + 1, step="move", narration=state.narration + (said,))
+    state = evolve(state, sprint=None, turn=state.turn + 1, step="move", told=state.told + (said,))
     return _end_if_rescued(state, "immediate")
 
 
@@ -270,26 +270,26 @@ def _play(state: State, seat: str, action: dict) -> State:
     if kind == CAMERA:
         lines = (("mall.n.card.camera", r, seat),
                  ("mall.n.dice.seen", r, (seat,), state.cup, state.closed))  # only he reads it
-        return evolve(state, lookers=state.lookers | {seat}, narration=state.narration + tuple(lines))
+        return evolve(state, lookers=state.lookers | {seat}, told=state.told + tuple(lines))
     if kind == SPRINT:
         said = ("mall.n.card.sprint", r, seat, action["go"])
-        return evolve(state, sprint=action["go"], step="sprint", narration=state.narration + (said,))
+        return evolve(state, sprint=action["go"], step="sprint", told=state.told + (said,))
     location = state.window.location
     if kind == THREAT:
         said = ("mall.n.card.threat", r, seat, location)
         return evolve(state, threats={**state.threats, seat: state.threats.get(seat, 0) + 1},
-                      narration=state.narration + (said,))
+                      told=state.told + (said,))
     if kind == HARDWARE:
         said = ("mall.n.card.hardware", r, seat, location)
         return evolve(state, hardware={**state.hardware, location: state.hardware.get(location, 0) + 1},
-                      narration=state.narration + (said,))
+                      told=state.told + (said,))
     if kind == HIDDEN:
         who = (seat, action["character"])
         characters = tuple(
             Character(c.colour, c.kind, c.location, True) if (c.colour, c.kind) == who else c for c in state.characters
         )
         said = ("mall.n.card.hidden", r, seat, action["character"], location)
-        return evolve(state, characters=characters, narration=state.narration + (said,))
+        return evolve(state, characters=characters, told=state.told + (said,))
     if kind == WEAPON:
         zombies = list(state.zombies)
         there = zombies[location - 1]
@@ -299,7 +299,7 @@ def _play(state: State, seat: str, action: dict) -> State:
             said = ("mall.n.remove.weapon", r, location, killed, seat, action["kills"])
         else:
             said = ("mall.n.card.weapon_wasted", r, seat, location, action["kills"])
-        return evolve(state, zombies=tuple(zombies), narration=state.narration + (said,))
+        return evolve(state, zombies=tuple(zombies), told=state.told + (said,))
     raise AssertionError(kind)
 
 
@@ -321,7 +321,7 @@ def _start_vote(state: State, purpose: str, location: int) -> State:
     weights = {p: state.vote_weight(p, location) + state.threats.get(p, 0) for p in candidates}
     vote = Vote(purpose, location, Ballot(tuple(candidates), weights), 1, dict(state.threats))
     said = (f"mall.n.vote.start.{purpose}", state.round, location, candidates)
-    return evolve(state, vote=vote, threats={}, step="vote", narration=state.narration + (said,))
+    return evolve(state, vote=vote, threats={}, step="vote", told=state.told + (said,))
 
 
 def _reveal(state: State, vote: Vote) -> State:
@@ -338,21 +338,21 @@ def _reveal(state: State, vote: Vote) -> State:
     if len(leaders) == 1:
         winner = leaders[0]
         against = max((n for c, n in tally.items() if c != winner), default=0)
-        state = evolve(state, vote=None, revealed=vote, narration=state.narration + tuple(lines))
+        state = evolve(state, vote=None, revealed=vote, told=state.told + tuple(lines))
         return _vote_won(state, vote.purpose, vote.location, winner, (tally[winner], against))
     if vote.stage == 1:
         lines.append(("mall.n.vote.tie", r, vote.location, leaders, tally[leaders[0]]))
         return evolve(state, vote=_revote(state, vote, leaders), revealed=vote, step="vote",
-                      narration=state.narration + tuple(lines))
+                      told=state.told + tuple(lines))
     # Second tie.
     if vote.purpose == "truck":
         lines.append(("mall.n.vote.tie2.truck", r, vote.location))
         return evolve(state, vote=None, revealed=vote, phase="chief", step="start",
-                      narration=state.narration + tuple(lines))
+                      told=state.told + tuple(lines))
     if vote.purpose == "chief":
         lines.append(("mall.n.vote.tie2.chief", r, state.chief, vote.location))
         return evolve(state, vote=None, revealed=vote, elected=False, phase="arrival", step="start",
-                      narration=state.narration + tuple(lines))
+                      told=state.told + tuple(lines))
     if state.options.second_tie_victim == "colour":
         lottery = tuple((colour, "") for colour in leaders)
         lines.append(("mall.n.vote.tie2.victim_colour", r, vote.location, leaders))
@@ -362,7 +362,7 @@ def _reveal(state: State, vote: Vote) -> State:
         )
         lines.append(("mall.n.vote.tie2.victim", r, vote.location, leaders))
     return evolve(state, vote=None, revealed=vote, lottery=lottery, step="pick",
-                  narration=state.narration + tuple(lines))
+                  told=state.told + tuple(lines))
 
 
 def _revote(state: State, vote: Vote, tied: tuple[str, ...]) -> Vote:
@@ -387,17 +387,17 @@ def _vote_won(state: State, purpose: str, location: int, winner: str, votes: tup
     if purpose == "truck":
         drawn = min(3, state.deck)
         hands = {**state.hands, winner: state.hands[winner] + 1}
-        narration = state.narration + (said, (f"mall.n.deck.search{drawn}", r, winner))
+        told = state.told + (said, (f"mall.n.deck.search{drawn}", r, winner))
         # A third card goes back under the deck.
-        state = evolve(state, hands=hands, deck=state.deck - min(drawn, 2), narration=narration)
+        state = evolve(state, hands=hands, deck=state.deck - min(drawn, 2), told=told)
         if drawn >= 2:
             return evolve(state, searcher=winner, drawn=drawn, step="gift")
         return evolve(state, phase="chief", step="start")
     if purpose == "chief":
         lines = (said,) if winner == state.chief else (said, ("mall.n.badge.elected", r, winner))
         return evolve(state, chief=winner, elected=True, phase="arrival", step="start",
-                      narration=state.narration + tuple(lines))
-    return evolve(state, victim_colour=winner, step="victim", narration=state.narration + (said,))
+                      told=state.told + tuple(lines))
+    return evolve(state, victim_colour=winner, step="victim", told=state.told + (said,))
 
 
 # -- deaths and the end ---------------------------------------------------------------------------------------
@@ -413,7 +413,7 @@ def _kill(state: State, colour: str, kind: str, why: str | None = None) -> State
     loc = victim.location
     r = state.round
     if why is None:  # the owner chose: say how his colour was decided, as the line just before said it
-        verdict = state.narration[-1] if state.narration else ("",)
+        verdict = state.told[-1] if state.told else ("",)
         why = _DEATHS.get(verdict[0], "mall.n.kill.eaten")
     if why == "mall.n.kill.vote":
         votes = params(verdict)
@@ -440,7 +440,7 @@ def _kill(state: State, colour: str, kind: str, why: str | None = None) -> State
         if chief != state.chief:
             lines.append(("mall.n.badge.passes", r, state.chief, chief))
     state = evolve(state, characters=characters, zombies=tuple(zombies), victim_colour=None, step=step, chief=chief,
-                   narration=state.narration + tuple(lines))
+                   told=state.told + tuple(lines))
     return _end_if_rescued(state, "immediate")
 
 
@@ -457,7 +457,7 @@ def finish(state: State) -> State:
     best = max((state.score(p), state.hands[p]) for p in state.players)
     winners = tuple(p for p in state.players if (state.score(p), state.hands[p]) == best)
     return evolve(state, phase="over", step="over", winners=winners, vote=None, window=None,
-                  narration=state.narration + tuple(_the_end(state, winners)))
+                  told=state.told + tuple(_the_end(state, winners)))
 
 
 def _the_end(state: State, winners: tuple[str, ...]) -> tuple:
@@ -499,10 +499,10 @@ def _auto(state: State) -> State | None:
 def _truck_start(state: State) -> State:
     if state.deck == 0:
         said = ("mall.n.truck.empty", state.round)
-        return evolve(state, elected=False, phase="chief", step="start", narration=state.narration + (said,))
+        return evolve(state, elected=False, phase="chief", step="start", told=state.told + (said,))
     if not state.visible_colours(PARKING):
         said = ("mall.n.truck.nobody", state.round, PARKING)
-        return evolve(state, elected=False, phase="chief", step="start", narration=state.narration + (said,))
+        return evolve(state, elected=False, phase="chief", step="start", told=state.told + (said,))
     return _start_vote(evolve(state, elected=False), "truck", PARKING)
 
 
@@ -513,7 +513,7 @@ def _chief_start(state: State) -> State:
         said = ("mall.n.chief.empty", state.round, state.chief, SECURITY_HQ)
     else:
         return _start_vote(state, "chief", SECURITY_HQ)
-    return evolve(state, elected=False, phase="arrival", step="start", narration=state.narration + (said,))
+    return evolve(state, elected=False, phase="arrival", step="start", told=state.told + (said,))
 
 
 def _arrival_start(state: State) -> State:
@@ -555,7 +555,7 @@ def _move_start(state: State) -> State:
             zombies[loc - 1] = 0
     order = tuple(p for p in state.clockwise() if state.alive(p))
     return evolve(state, zombies=tuple(zombies), closed=frozenset(closed), order=order, turn=0, step="move",
-                  narration=state.narration + tuple(lines))
+                  told=state.told + tuple(lines))
 
 
 def _move_turn(state: State) -> State | None:
@@ -564,7 +564,7 @@ def _move_turn(state: State) -> State | None:
     seat = state.order[state.turn]
     if not prompts.move_options(state, seat):  # nothing of his can move
         said = ("mall.n.stay.none", state.round, seat, state.destinations[seat])
-        return evolve(state, turn=state.turn + 1, narration=state.narration + (said,))
+        return evolve(state, turn=state.turn + 1, told=state.told + (said,))
     return None
 
 
@@ -585,7 +585,7 @@ def _attack_start(state: State) -> State:
             lines.append((f"mall.n.put.{what}", r, leaders[0], 1, top))
         else:
             lines.append((f"mall.n.attraction.tie_{what}", r, leaders, top))
-    return evolve(state, zombies=tuple(zombies), location=1, step="breach", narration=state.narration + tuple(lines))
+    return evolve(state, zombies=tuple(zombies), location=1, step="breach", told=state.told + tuple(lines))
 
 
 def _breach(state: State) -> State:
@@ -611,12 +611,12 @@ def _breach(state: State) -> State:
             said = ("mall.n.breach.supermarket", r, loc, there, SUPERMARKET_BREACH, defence)
         else:
             return _next_location(state, ("mall.n.hold", r, loc, there, defence))
-    narration = state.narration + (said,)
+    told = state.told + (said,)
     present = {c.colour for c in state.at(loc)}
     seats = tuple(p for p in state.clockwise() if p in present and state.hands[p] > 0)
     if not seats:
-        return evolve(state, step="after_window", narration=narration)
-    return evolve(state, window=Window("attack", loc, seats), step="window", narration=narration)
+        return evolve(state, step="after_window", told=told)
+    return evolve(state, window=Window("attack", loc, seats), step="window", told=told)
 
 
 def _after_window(state: State) -> State:
@@ -625,14 +625,14 @@ def _after_window(state: State) -> State:
     if loc == PARKING:
         if state.zombies[loc - 1] == 0:
             said = ("mall.n.repelled.parking", r, loc)
-            return evolve(state, step="next", threats={}, narration=state.narration + (said,))
+            return evolve(state, step="next", threats={}, told=state.told + (said,))
     elif not state.breached(loc):
         said = ("mall.n.repelled", r, loc, state.zombies[loc - 1], state.defence(loc))
-        return evolve(state, step="next", threats={}, narration=state.narration + (said,))
+        return evolve(state, step="next", threats={}, told=state.told + (said,))
     if not state.visible_colours(loc):  # everyone there is hidden
         key = "mall.n.all_hidden.parking" if loc == PARKING else "mall.n.all_hidden"
         said = (key, r, loc, state.zombies[loc - 1])
-        return evolve(state, step="next", threats={}, narration=state.narration + (said,))
+        return evolve(state, step="next", threats={}, told=state.told + (said,))
     return _start_vote(state, "victim", loc)
 
 
@@ -645,7 +645,7 @@ def _next_location(state: State, *lines) -> State:
         zombies[PARKING - 1] = 0
         state = evolve(state, zombies=tuple(zombies))
     if lines:
-        return evolve(state, location=loc + 1, step="breach", threats={}, narration=state.narration + tuple(lines))
+        return evolve(state, location=loc + 1, step="breach", threats={}, told=state.told + tuple(lines))
     return evolve(state, location=loc + 1, step="breach", threats={})
 
 
@@ -663,12 +663,13 @@ def _round_end(state: State) -> State:
             lines.append(("mall.n.put.zombie_player", r, loc, 1, p))
         elif loc:
             lines.append(("mall.n.zombie_player.closed", r, p, loc))
-    state = evolve(state, zombies=tuple(zombies), narration=state.narration + tuple(lines))
+    state = evolve(state, zombies=tuple(zombies), told=state.told + tuple(lines))
     if state.rescued():
         return finish(state)
     return evolve(
         state,
-        narration=state.narration + (("mall.n.round", r + 1, r + 1),),
+        narration=state.narration + state.told + (("mall.n.round", r + 1, r + 1),),  # the round told
+        told=(),
         round=state.round + 1,
         phase="truck",
         step="start",

@@ -19,10 +19,11 @@ line (a key in PRIVATE) tells its seats what only they may know (the dice they l
 ballot, a secret destination) and a pass in a card window add no line: the view shows who has voted, chosen or
 is asked, and the reveal says the rest.
 
-Speed: the engine takes thousands of steps a game, so `State.narration` holds plain tuples, one per line,
+Speed: the engine takes thousands of steps a game, so the state holds plain tuples, one per line,
 `(key, round, *values)` (a private line: `(key, round, seats, *values)`), the values in the order PARAMS names
-them (or the facts a READER turns into parameters); `lines(state)` turns them into `base.Line`s with named
-parameters when someone reads them, once per state.
+them (or the facts a READER turns into parameters): the earlier rounds' in `State.narration`, this round's in
+`State.told`, so that adding a line copies only this round's. `lines(state)` turns them into `base.Line`s with
+named parameters when someone reads them, once per state.
 """
 
 from __future__ import annotations
@@ -223,17 +224,22 @@ def lines(state) -> tuple[Line, ...]:
     The cache rides in the state's __dict__ and is copied to the states evolved from it: it is used only for
     the very entries it was made from, and extended when the state's entries continue them.
     """
-    told = state.narration
     cache = state.__dict__.get("_lines")
-    if cache is not None and cache[0] is told:
-        return cache[1]
-    if cache is not None and told[:len(cache[0])] == cache[0]:  # equal entries make equal lines
-        made = cache[1] + tuple(map(to_line, told[len(cache[0]):]))
+    if cache is not None and cache[0] is state.narration and cache[1] is state.told:
+        return cache[3]
+    told = entries(state)
+    if cache is not None and told[:len(cache[2])] == cache[2]:  # equal entries make equal lines
+        made = cache[3] + tuple(map(to_line, told[len(cache[2]):]))
     else:
         made = tuple(map(to_line, told))
-    state.__dict__["_lines"] = (told, made)
+    state.__dict__["_lines"] = (state.narration, state.told, told, made)
     return made
 
 
+def entries(state) -> tuple[Entry, ...]:
+    """Every entry of the game's narration, oldest first."""
+    return state.narration + state.told
+
+
 __all__ = ["ACT", "ACT_FAMILIES", "NESTED", "PARAMS", "PRIVATE", "READERS", "Entry", "dice_arrivals", "dice_lines",
-           "lines", "nested", "params", "to_line"]
+           "entries", "lines", "nested", "params", "to_line"]

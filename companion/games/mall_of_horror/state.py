@@ -115,8 +115,10 @@ class State:
     revealed: Vote | None = None  # the last ballot revealed, with every ballot in it
     winners: tuple[str, ...] = ()
     # The whole game's narration, oldest first: one narration.Entry (key, round, *values) per line; every step
-    # says itself (see engine). Read it as base.Line with narration.lines(state) (the game's narration()).
+    # says itself (see engine). The rounds before this one are in `narration`, this round's lines in `told`
+    # (adding a line copies only this round's). Read it all as base.Line with narration.lines(state).
     narration: tuple[tuple, ...] = ()
+    told: tuple[tuple, ...] = ()
 
     # -- questions ------------------------------------------------------------------------------------------
 
