@@ -2,15 +2,28 @@
 
 Each append is its own committed transaction (WAL, synchronous=FULL), so an event that ``append`` returned
 for survives a power cut. A file that is not ours is never written to: it is inspected through a read-only
-connection first, and anything unexpected is a ``StoreError`` that says what the file is.
+connection first, and anything unexpected is a ``StoreError`` that says what the file is. SQLite's own checks
+decide whether a file is damaged (its header, ``quick_check``, the write-ahead log it replays): a main file
+shorter than its header says is normal while the WAL still holds the newest pages (a checkpoint cut by a kill
+or a full disk), so it is refused only when there is no WAL to complete it.
+
+One process at a time: the file is locked (flock) while a store is open, and a second one is told which
+process holds it. The save file holds the seat links, so it is created readable by its owner only (0600);
+SQLite gives its -wal and -shm files the same mode. Storage that cannot take a write (a read-only file or
+folder, a full disk) is found when the store opens; a write that fails later is a ``StorageError`` naming the
+reason, and the connection is left ready for the next write.
 """
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import json
+import os
 import sqlite3
+import stat
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,6 +38,8 @@ SCHEMA_VERSION = 1
 APPLICATION_ID = int.from_bytes(b"CMPN", "big")  # PRAGMA application_id: a signed 32-bit int, this is > 0
 SQLITE_MAGIC = b"SQLite format 3\x00"
 SQLITE_HEADER_SIZE = 100
+WAL_HEADER_SIZE = 32
+MIN_FREE_BYTES = 1024 * 1024  # less free space than this on the save file's disk is a full disk
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -51,6 +66,42 @@ _TABLES = {"meta", "games", "events"}
 
 class StoreError(Exception):
     """The save file cannot be used; the message says which file and why."""
+
+
+class StoreInUse(StoreError):
+    """Another process has the save file open: `pid` names it when the system says."""
+
+    def __init__(self, path: Path, pid: int | None):
+        self.pid = pid
+        holder = f"companion (pid {pid})" if pid else "another companion"
+        super().__init__(f"the save file {path} is in use by {holder}")
+
+
+class StorageError(StoreError):
+    """A write that did not reach the save file. `reason`: "full" (no space left), "readonly" (the file or its
+    folder cannot be written) or "io" (any other failure, `detail` says which). Nothing of it was stored."""
+
+    def __init__(self, path: Path, reason: str, detail: str = ""):
+        self.path, self.reason, self.detail = path, reason, detail
+        said = {"full": "the disk is full", "readonly": "the save file is read-only"}.get(reason, detail)
+        super().__init__(f"cannot write to {path}: {said}")
+
+
+def storage_reason(error: BaseException) -> tuple[str, str]:
+    """("full" | "readonly" | "io", detail) for an error SQLite or the system gave on a write."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if isinstance(error, OSError):
+        if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+            return "full", error.strerror or str(error)
+        if error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+            return "readonly", error.strerror or str(error)
+        return "io", error.strerror or str(error)
+    text = str(error) or type(error).__name__
+    if code == sqlite3.SQLITE_FULL or "disk is full" in text:
+        return "full", text
+    if (code is not None and code & 0xFF == sqlite3.SQLITE_READONLY) or "readonly" in text:
+        return "readonly", text
+    return "io", text
 
 
 @dataclass(frozen=True)
@@ -82,9 +133,90 @@ def default_db_path() -> Path:
 class EventStore:
     """The SQLite event log. Use as a context manager, or call ``close``."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, readonly: bool = False) -> None:
+        """`readonly`: only read (a game in progress, the history) beside the process that writes; no lock."""
         self.path = Path(path)
-        fresh = self._inspect()
+        self._db: sqlite3.Connection | None = None
+        self._fd = -1
+        if readonly:
+            self._open_reader()
+            return
+        self._fd, created, writable = self._lock()
+        try:
+            fresh = self._inspect(writable)
+            self._keep_private()
+            self._open_connection(fresh)
+            self._check_room()
+        except BaseException:
+            self._release(created)
+            raise
+
+    # --- opening -----------------------------------------------------------------------------------------
+
+    def _lock(self) -> tuple[int, bool, bool]:
+        """Open (or create, 0600) the file and lock it for this process: (fd, created, writable)."""
+        created, writable = False, True
+        try:
+            try:
+                fd = os.open(self.path, os.O_RDWR | os.O_CLOEXEC)
+            except FileNotFoundError:
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+                created = True
+            except OSError as error:
+                if error.errno not in (errno.EACCES, errno.EROFS, errno.EPERM):
+                    raise
+                fd, writable = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC), False
+        except OSError as error:
+            raise StoreError(f"cannot open {self.path}: {error.strerror or error}") from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise StoreError(f"cannot open {self.path}: it is not a file")
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as error:
+            pid = _lock_holder(fd) if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN) else None
+            os.close(fd)
+            if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+                raise StoreInUse(self.path, pid) from None
+            raise StoreError(f"cannot lock {self.path}: {error.strerror or error}") from None
+        return fd, created, writable
+
+    def _open_reader(self) -> None:
+        if not self.path.is_file():
+            raise StoreError(f"cannot open {self.path}: there is no such file")
+        try:
+            self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=5.0,
+                                       isolation_level=None)
+            if self._check(self._db):
+                raise StoreError(f"{self.path} holds no game yet")
+        except sqlite3.DatabaseError as exc:
+            self._release()
+            raise StoreError(f"cannot read {self.path}: {exc}") from None
+        except StoreError:
+            self._release()
+            raise
+
+    def _release(self, created: bool = False) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        if created and self._fd >= 0 and os.fstat(self._fd).st_size == 0:
+            self.path.unlink(missing_ok=True)  # leave the folder as it was: nothing of ours was written
+        if self._fd >= 0:
+            os.close(self._fd)  # after SQLite's own descriptors: closing this one drops the flock
+            self._fd = -1
+
+    def _keep_private(self) -> None:
+        """Our save file (and its sidecars) readable by its owner only: it holds every seat's link."""
+        for path in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
+            try:
+                mode = path.stat().st_mode
+                if mode & 0o077:
+                    os.chmod(path, mode & 0o700)
+            except OSError:
+                pass  # not there, or not ours to change: SQLite copies the main file's mode anyway
+
+    def _open_connection(self, fresh: bool) -> None:
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, timeout=5.0)
         except sqlite3.Error as exc:
@@ -95,35 +227,60 @@ class EventStore:
             self._db.execute("PRAGMA foreign_keys=ON")
             if fresh:
                 self._create()
-        except sqlite3.Error as exc:
-            self._db.close()
-            raise StoreError(f"cannot use {self.path}: {exc}") from None
+            else:
+                # A write transaction started and given up: an error here is storage that takes no write.
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute("ROLLBACK")
+        except (sqlite3.Error, StorageError) as exc:
+            reason, detail = (exc.reason, exc.detail) if isinstance(exc, StorageError) else storage_reason(exc)
+            if reason == "readonly":
+                raise self._read_only(detail) from None
+            if reason == "full":
+                raise StoreError(f"the disk holding {self.path} is full: free some space first") from None
+            raise StoreError(f"cannot use {self.path}: {detail}") from None
 
-    # --- opening -----------------------------------------------------------------------------------------
-
-    def _inspect(self) -> bool:
-        """Raise StoreError unless the file is ours or empty; True if it still needs the schema."""
+    def _check_room(self) -> None:
         try:
-            size = self.path.stat().st_size
-            if size == 0:
-                return True
-            with self.path.open("rb") as file:
-                header = file.read(SQLITE_HEADER_SIZE)
-        except FileNotFoundError:
+            disk = os.statvfs(self.path.parent)
+        except OSError:
+            return
+        free = disk.f_bavail * disk.f_frsize
+        if free < MIN_FREE_BYTES:
+            raise StoreError(f"the disk holding {self.path} is full ({free // 1024} KB free, the companion needs "
+                             f"{MIN_FREE_BYTES // 1024 // 1024} MB): free some space first")
+
+    def _read_only(self, detail: str) -> StoreError:
+        return StoreError(f"{self.path} is read-only ({detail}): the companion could not store a single answer "
+                          f"in it; make the file and its folder writable, or use another save file")
+
+    def _inspect(self, writable: bool = True) -> bool:
+        """Raise StoreError unless the file is ours or empty; True if it still needs the schema."""
+        size = os.fstat(self._fd).st_size
+        if size == 0:
             return True
+        try:
+            header = os.pread(self._fd, SQLITE_HEADER_SIZE, 0)
         except OSError as exc:
             raise StoreError(f"cannot read {self.path}: {exc.strerror or exc}") from None
         if not header.startswith(SQLITE_MAGIC[: len(header)]):
             raise StoreError(f"{self.path} is not a companion database (it is not an SQLite file)")
         if len(header) < SQLITE_HEADER_SIZE:
             raise StoreError(f"{self.path} is corrupt: it is cut short at {size} bytes")
-        # SQLite's own checks do not notice a file cut inside its last page: compare with the header.
+        # SQLite's own checks do not notice a file cut inside its last page: compare with the header. While a
+        # WAL holds frames, SQLite reads the newest pages and the size from it (a checkpoint that was cut off
+        # leaves the main file short, or a page in it half old): only SQLite's checks below count then.
         page_size = int.from_bytes(header[16:18], "big")
         page_size = 65536 if page_size == 1 else page_size
         pages = int.from_bytes(header[28:32], "big")
         pages_valid = header[92:96] == header[24:28]  # "version-valid-for" equals the change counter
-        if page_size < 512 or size % page_size or (pages_valid and size < pages * page_size):
+        if page_size < 512 or page_size & (page_size - 1):
+            raise StoreError(f"{self.path} is corrupt: its header names a page size of {page_size} bytes")
+        if not self._wal_has_frames() and (size % page_size or (pages_valid and size < pages * page_size)):
             raise StoreError(f"{self.path} is corrupt: it is cut short at {size} bytes")
+        if not writable:
+            raise self._read_only("the file cannot be opened for writing")
+        if not os.access(self.path.parent, os.W_OK):
+            raise self._read_only("its folder cannot be written")
 
         sidecars = [Path(f"{self.path}{suffix}") for suffix in ("-wal", "-shm")]
         ours = [sidecar for sidecar in sidecars if not sidecar.exists()]
@@ -143,6 +300,12 @@ class EventStore:
         for sidecar in ours:  # reading a WAL-mode file makes these; leave the folder as it was
             sidecar.unlink(missing_ok=True)
         raise error
+
+    def _wal_has_frames(self) -> bool:
+        try:
+            return Path(f"{self.path}-wal").stat().st_size > WAL_HEADER_SIZE
+        except OSError:
+            return False
 
     def _check(self, db: sqlite3.Connection) -> bool:
         (app_id,) = db.execute("PRAGMA application_id").fetchone()
@@ -185,13 +348,24 @@ class EventStore:
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
-        self._db.execute("BEGIN IMMEDIATE")
+        """One write transaction; a failure to store it is a StorageError, with nothing of it kept."""
         try:
-            yield
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+                self._db.execute("COMMIT")
+            finally:
+                if self._db.in_transaction:  # an error inside, or a COMMIT that failed (disk full)
+                    with suppress(sqlite3.Error):
+                        self._db.execute("ROLLBACK")
+        except sqlite3.Error as exc:
+            reason, detail = storage_reason(exc)
+            raise StorageError(self.path, reason, detail) from None
+
+    def probe(self) -> None:
+        """A small write to see that the save file takes writes again (StorageError if not)."""
+        with self._transaction():
+            self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('probed', ?)", (_now(),))
 
     # --- games and events --------------------------------------------------------------------------------
 
@@ -211,16 +385,11 @@ class EventStore:
             raise ValueError(f"options must be a dict, got {type(options).__name__}")
         if position is not None and not isinstance(position, dict):
             raise ValueError(f"position must be a dict or None, got {type(position).__name__}")
-        cursor = self._db.execute(
-            "INSERT INTO games (game, players, options, position, started) VALUES (?, ?, ?, ?, ?)",
-            (
-                game,
-                _dumps(list(players)),
-                _dumps(options),
-                None if position is None else _dumps(position),
-                _now(),
-            ),
-        )
+        row = (game, _dumps(list(players)), _dumps(options), None if position is None else _dumps(position),
+               _now())
+        with self._transaction():
+            cursor = self._db.execute(
+                "INSERT INTO games (game, players, options, position, started) VALUES (?, ?, ?, ?, ?)", row)
         assert cursor.lastrowid is not None
         return cursor.lastrowid
 
@@ -231,9 +400,15 @@ class EventStore:
         `finish` (winners, rounds) marks the game finished in the same transaction: the last event of a game
         and its end are stored together or not at all.
         """
-        if not isinstance(event, dict):
-            raise ValueError(f"an event must be a JSON object (a dict), not {type(event).__name__}")
-        text = _dumps(event)
+        return self.append_all(game_id, [event], finish)
+
+    def append_all(self, game_id: int, events: Sequence[dict[str, Any]],
+                   finish: tuple[Sequence[str], int] | None = None) -> int:
+        """Store the events of one answer in one transaction (all or none) and return the last seq."""
+        for event in events:
+            if not isinstance(event, dict):
+                raise ValueError(f"an event must be a JSON object (a dict), not {type(event).__name__}")
+        texts = [_dumps(event) for event in events]
         with self._transaction():
             row = self._db.execute("SELECT finished FROM games WHERE id = ?", (game_id,)).fetchone()
             if row is None:
@@ -241,11 +416,11 @@ class EventStore:
             if row[0] is not None:
                 raise ValueError(f"game {game_id} is finished; it takes no more events")
             (seq,) = self._db.execute(
-                "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?", (game_id,)
+                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)
             ).fetchone()
-            self._db.execute(
-                "INSERT INTO events (game_id, seq, event) VALUES (?, ?, ?)", (game_id, seq, text)
-            )
+            for text in texts:
+                seq += 1
+                self._db.execute("INSERT INTO events (game_id, seq, event) VALUES (?, ?, ?)", (game_id, seq, text))
             if finish is not None:
                 self._mark_finished(game_id, *finish)
         return int(seq)
@@ -302,7 +477,8 @@ class EventStore:
             self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (f"setting:{key}", text))
 
     def close(self) -> None:
-        self._db.close()
+        """Close the connection, then let go of the lock; safe to call more than once."""
+        self._release()
 
     def __enter__(self) -> EventStore:
         return self
@@ -352,3 +528,23 @@ def _dumps(value: Any) -> str:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def _lock_holder(fd: int) -> int | None:
+    """The process holding the flock on this file, from /proc/locks (None if the system does not say)."""
+    info = os.fstat(fd)
+    exact = f"{os.major(info.st_dev):02x}:{os.minor(info.st_dev):02x}:{info.st_ino}"
+    try:
+        lines = Path("/proc/locks").read_text().splitlines()
+    except OSError:
+        return None
+    same_inode = []
+    for line in lines:
+        parts = line.split()
+        if "->" in parts or len(parts) < 6 or parts[1] != "FLOCK" or not parts[4].isdigit():
+            continue  # "->": a process waiting for the lock, not holding it
+        if parts[5] == exact:
+            return int(parts[4]) or None
+        if parts[5].rsplit(":", 1)[-1] == str(info.st_ino):
+            same_inode.append(int(parts[4]))
+    return same_inode[0] if len(same_inode) == 1 and same_inode[0] else None

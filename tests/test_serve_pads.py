@@ -24,7 +24,7 @@ def serve(db: Path, pads: Path) -> subprocess.Popen:
 
 
 def stored_answers(db: Path) -> list[dict]:
-    with EventStore(db) as store:
+    with EventStore(db, readonly=True) as store:  # beside the running table, which holds the save file
         game = store.unfinished()
         return [e["answer"] for e in store.events(game.id) if "answer" in e] if game else []
 
