@@ -6,11 +6,16 @@ on one asyncio loop; a device thread hands its input over with `answer_threadsaf
 
 The log holds four kinds of rows: {"answer": action}, {"roll": dice, "nonce", "commitment", "visible_to"},
 {"pick": index} and {"undo": steps}. Folding the log rebuilds exactly the state before a power cut.
+
+When the save file takes no write (a full disk), nothing changes and whoever asked is told "not stored"; the
+table says so (`storage_problem`) and, on its loop, tries again by itself: a roll the rules wait for is rolled
+and stored as soon as storage works again, so the game never waits for a restart.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,16 +23,32 @@ from typing import Any
 
 from companion.cup import DiceCup, Roll
 from companion.games import get_game
-from companion.games.base import Game, IllegalAction, Line, Refusal
-from companion.store import EventStore, GameRecord, StoreError
+from companion.games.base import Game, IllegalAction, Line, Message, Refusal
+from companion.store import EventStore, GameRecord, StorageError, StoreError
 
 RECENT_ROLLS = 6  # rolls whose commitments every view carries
+RETRY_DELAYS = (0.5, 5.0)  # seconds between tries of a write that failed: the first, and the longest
 
 log = logging.getLogger("companion.table")
 
 
 class TableError(Refusal):
     """A table command that cannot be carried out (no game, nothing to undo, ...): a code and parameters."""
+
+
+class NotStored(TableError):
+    """A change the save file could not take (a full disk, a read-only file): nothing of it happened."""
+
+    def __init__(self, error: StorageError):
+        super().__init__("table.not_stored", detail=storage_reason(error).to_json())
+        self.error = error
+
+
+def storage_reason(error: StorageError) -> Message:
+    """Why the save file took no write, as a sentence for players."""
+    if error.reason in ("full", "readonly"):
+        return Message(f"faults.storage.{error.reason}")
+    return Message("faults.storage.io", {"detail": error.detail[:200]})
 
 
 class StaleQuestion(TableError):
@@ -67,6 +88,9 @@ class Table:
         self.generation = 0  # counts the games set up or loaded on this table: a new one means new seats
         self._subscribers: list[Callable[[], None]] = []
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.storage_problem: Message | None = None  # why the last write failed, until one succeeds
+        self._retry: asyncio.TimerHandle | None = None
+        self._retry_delay = RETRY_DELAYS[0]
 
     # -- games ----------------------------------------------------------------------------------------------
 
@@ -75,10 +99,12 @@ class Table:
         """Start a game (IllegalAction if the setup is not valid; nothing is stored then)."""
         rules = get_game(game)
         state = rules.start(players, options, position)
+        game_id = None
+        if self.store is not None:  # stored before the table changes: a game that cannot be stored never starts
+            game_id = self._store(self.store.new_game, game, list(players), dict(options or {}), position)
         self._reset(rules, state)
-        if self.store is not None:
-            self.game_id = self.store.new_game(game, list(players), dict(options or {}), position)
-        self._settle()
+        self.game_id = game_id
+        self._settle_or_wait()
         self._notify()
 
     def resume(self) -> GameRecord | None:
@@ -89,7 +115,7 @@ class Table:
         if record is None:
             return None
         self.load(record)
-        self._settle()
+        self._settle_or_wait()
         self._notify()
         return record
 
@@ -110,7 +136,8 @@ class Table:
                                  event=repr(event), detail=str(error)) from None
             self.events.append(event)
         if self.state.over and not record.is_finished:  # a save file from before the end was marked together
-            self.store.finish(record.id, list(self.state.winners), self.state.round)
+            with contextlib.suppress(NotStored):  # the game is over either way; marked at the next start
+                self._store(self.store.finish, record.id, list(self.state.winners), self.state.round)
 
     def _reset(self, rules: Game, state: Any) -> None:
         self.rules, self.state, self.game_id = rules, state, None
@@ -126,14 +153,15 @@ class Table:
         never applied to the next one.
         """
         self._need_game()
+        if self._waits_for_cup():
+            self._settle()  # a roll that could not be stored: it goes first (NotStored if it still cannot)
         if question is not None:
             current = self.rules.prompt(self.state)
             if current is None or current.id != question:
                 raise StaleQuestion()
         events = self.rules.decide(self.state, action)
-        for event in events:
-            self._record({"answer": event})
-        self._settle()
+        self._record_answers([{"answer": event} for event in events])
+        self._settle_or_wait()
         self._notify()
 
     def close_ballot(self) -> None:
@@ -169,18 +197,91 @@ class Table:
         else:
             self._record({"pick": self.cup.pick(request.count)})
 
+    def _waits_for_cup(self) -> bool:
+        return self.roll_when_asked and not self.state.over and self.rules.cup_request(self.state) is not None
+
     def _settle(self) -> None:
-        while self.roll_when_asked and not self.state.over and self.rules.cup_request(self.state) is not None:
+        while self._waits_for_cup():
             self.roll()
+
+    def _settle_or_wait(self) -> None:
+        """Roll what the rules ask for; if storage fails the roll waits, and the table tries again by itself."""
+        with contextlib.suppress(NotStored):
+            self._settle()
 
     def _record(self, event: dict) -> None:
         """Check the event against the state, store it, then fold it in: stored before anyone is told."""
         after = self._folded(event)  # raises IllegalAction before anything is stored
         if self.store is not None:
             finish = (list(after.winners), after.round) if after.over else None
-            self.store.append(self.game_id, event, finish=finish)
+            self._store(self.store.append, self.game_id, event, finish)
         self.events.append(event)
         self._fold(event, after)
+
+    def _record_answers(self, events: list[dict]) -> None:
+        """The events of one answer: all stored in one transaction, or none (then nothing changes)."""
+        states, state = [], self.state
+        for event in events:
+            state = self.rules.apply(state, event["answer"])
+            states.append(state)
+        if self.store is not None and events:
+            finish = (list(state.winners), state.round) if state.over else None
+            self._store(self.store.append_all, self.game_id, events, finish)
+        for event, after in zip(events, states, strict=True):
+            self.events.append(event)
+            self._fold(event, after)
+
+    # -- storage that fails -------------------------------------------------------------------------------
+
+    def _store(self, write: Callable[..., Any], *args: Any) -> Any:
+        """One write to the save file; NotStored (and a retry on the loop) if the storage takes none."""
+        try:
+            result = write(*args)
+        except StorageError as error:
+            self._storage_failed(error)
+            raise NotStored(error) from None
+        if self.storage_problem is not None:
+            log.info("the save file takes writes again")
+            self.storage_problem = None
+            self._retry_delay = RETRY_DELAYS[0]
+            if self._retry is not None:
+                self._retry.cancel()
+                self._retry = None
+        return result
+
+    def _storage_failed(self, error: StorageError) -> None:
+        new = self.storage_problem is None
+        self.storage_problem = Message("faults.storage.problem", {"reason": storage_reason(error).to_json()})
+        if new:
+            log.warning("%s; the table tries again by itself", error)
+        if self.loop is not None and self._retry is None and not self.loop.is_closed():
+            self._retry = self.loop.call_later(self._retry_delay, self._try_again)
+            self._retry_delay = min(self._retry_delay * 2, RETRY_DELAYS[1])
+        if new:
+            self._notify()  # the screens say so
+
+    def _try_again(self) -> None:
+        """On the loop: the roll the game waits for, or a small write, until the save file takes it."""
+        self._retry = None
+        if self.store is None or self.storage_problem is None:
+            return
+        try:
+            if self.state is not None and self._waits_for_cup():
+                self._settle()
+            else:
+                self._store(self.store.probe)
+        except NotStored:
+            return  # _storage_failed has planned the next try
+        except Exception:
+            log.exception("trying the save file again failed")
+            return
+        self._notify()
+
+    def close(self) -> None:
+        """Stop trying the save file again (the box is closing it)."""
+        if self._retry is not None:
+            self._retry.cancel()
+            self._retry = None
 
     # -- folding the log ------------------------------------------------------------------------------------
 
