@@ -1,15 +1,18 @@
 """The box: the save file, the table, the seat tokens, the phone server and the pads, as one object.
 
 `serve` (headless) and the touchscreen app both open a Box on the running loop and close it when they stop.
-It opens in an order that never stores a game that cannot run: the save file, the table, the phone server
-(the port is bound), the pads; only then is a new game stored or the unfinished one resumed. It closes in the
-reverse order. A new game from any screen gives new seat links and sends the old phones away: the box watches
-the table for it, so no screen has to remember.
+It opens in an order that never stores a game that cannot run: the save file (locked, and checked to take
+writes), the table, the phone server (the port is bound), the pads (their config names only seats at the
+table); only then is a new game stored or the unfinished one resumed. It closes in the reverse order. A new game
+from any screen gives new seat links and sends the old phones away: the box watches the table for it, so no
+screen has to remember. Problems that last (a pad hub's port that is not there, pads for seats not at the
+table) are told to whoever runs the box and shown on the host screen until they are gone.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -51,6 +54,7 @@ class Box:
         self.pads = None
         self.resumed = False
         self.on_new_seats: Callable[[], None] | None = None  # told when a new game has made new seat links
+        self.pad_seats: list[str] = []  # the seats the pads config names
         self._generation = 0
         self._unsubscribe: Callable[[], None] | None = None
 
@@ -80,7 +84,8 @@ class Box:
         except OSError as error:
             raise BoxError(f"cannot listen on {options.host}:{options.port}: {error.strerror or error}") from None
         if options.pads:
-            self._open_pads(options.pads)
+            unfinished = self.store.unfinished() if not options.players else None
+            self._open_pads(options.pads, options.players or (list(unfinished.players) if unfinished else None))
         self._unsubscribe = self.table.subscribe(self._table_changed)
         try:
             if options.players:
@@ -90,12 +95,29 @@ class Box:
         except Refusal as refused:
             raise BoxError(str(refused)) from None
 
-    def _open_pads(self, path: str) -> None:
+    def _open_pads(self, path: str, players: list[str] | None) -> None:
         from companion.pads.buttons import PadError
-        from companion.pads.config import PadConfigError
+        from companion.pads.config import PadConfigError, load_config
         from companion.pads.run import start_pads
+        from companion.pads.serial import port_finder
+
+        try:
+            config = load_config(path)
+        except PadConfigError as error:
+            raise BoxError(str(error)) from None
+        self.pad_seats = [pad.seat for pad in config.gpio.pads] if config.gpio else []
+        self.pad_seats += [seat for seat in (config.serial.pads.values() if config.serial else ())
+                           if seat not in self.pad_seats]
+        if players is not None:
+            strangers = [seat for seat in self.pad_seats if seat not in players]
+            if strangers:
+                raise BoxError(PadConfigError(f"{path}: the pads config names {', '.join(strangers)}, who "
+                                              f"{'is' if len(strangers) == 1 else 'are'} not at this table "
+                                              f"({', '.join(players)})"))
 
         def news(message: Message) -> None:  # a device's news: for whoever runs the box, and the host screen
+            if message.key == "pads.hub_connected":
+                self.server.set_problem("pad_hub", None)
             self.tell(message)
             self.server.notice(message)
 
@@ -104,14 +126,30 @@ class Box:
         except (PadConfigError, PadError) as error:
             raise BoxError(str(error)) from None
         self.server.give_pad = self.pads.give_next
+        if config.serial is not None and not (self.pads.serial and self.pads.serial.connected):
+            if config.serial.port is not None and not os.path.exists(config.serial.port):
+                missing = Message("faults.pads.port_missing", {"port": config.serial.port})
+            elif config.serial.port is None and port_finder(config.serial)() is None:
+                vid, pid = config.serial.usb_id
+                missing = Message("faults.pads.no_hub", {"usb_id": f"{vid:04X}:{pid:04X}"})
+            else:
+                missing = None
+            if missing is not None:
+                self.tell(missing)
+                self.server.set_problem("pad_hub", missing)
 
     def _table_changed(self) -> None:
         table = self.table
+        if table.storage_problem is None and self.tokens.unsaved:
+            self.tokens.flush()  # seat links the save file could not take while storage failed
         if table.generation == self._generation or table.state is None:
             return
         first = self._generation == 0
         self._generation = table.generation
         self.tokens.for_game(table.game_id, list(table.state.players))
+        strangers = [seat for seat in self.pad_seats if seat not in table.state.players]
+        self.server.set_problem("pad_seats", Message("faults.pads.not_at_table", {"colours": strangers})
+                                if strangers else None)
         if not first:
             self.server.send_away_seats()
         if self.on_new_seats is not None:
@@ -122,6 +160,8 @@ class Box:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        if self.table is not None:
+            self.table.close()
         if self.pads is not None:
             self.pads.close()
             self.pads = None

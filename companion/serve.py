@@ -49,6 +49,7 @@ async def serve(options: BoxOptions, ready: asyncio.Event | None = None, draw_qr
         else:
             say("waiting for the host page to set up a game")
         box.on_new_seats = lambda: print_seats(box, draw_qr)
+        box.server.on_host_renewed = lambda: say(f"host {box.server.host_url}")
         if ready is not None:
             ready.set()
         await stop.wait()

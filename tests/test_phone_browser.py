@@ -1104,10 +1104,14 @@ def test_the_host_sets_up_a_new_game_and_old_seats_are_sent_away(live, phones):
 # -- one seat, one phone; reconnecting ------------------------------------------------------------------------
 
 
-def test_a_second_device_takes_the_seat_over_and_the_first_stays_away(live, phones):
+def test_a_second_device_takes_the_seat_over_once_the_first_allows_it_and_the_first_stays_away(live, phones):
     table = live(position=ROUND, scripted=[ZOMBIE_DICE])
     first = phones(table.seat_url("red"))
-    second = phones(table.seat_url("red"))
+    second = phones(table.seat_url("red"))  # another phone (its own key): it waits, seeing no secret
+    expect(second.question).to_have_text(second.say("faults.page.waiting", seat="red"))
+    assert all("question" not in state["view"] for state in second.states())
+    expect(first.question.locator(".takeover p")).to_have_text(first.say("faults.page.asked", seat="red"))
+    first.page.locator(".takeover-allow").tap()
     expect(first.page.locator("#notice .notice-text")).to_have_text(say("page.taken_over"))
     expect(first.status).to_have_text(say("page.status.stopped"))
     expect(first.question).to_be_hidden()

@@ -184,14 +184,20 @@ def test_a_phone_answers_only_for_its_own_seat(tmp_path):
     run(main())
 
 
-def test_a_second_device_takes_the_seat_over_and_the_first_is_told(tmp_path):
+def test_a_second_device_gets_the_seat_only_once_the_seats_device_allows_it_and_the_first_is_told(tmp_path):
     async def main():
         async with running(tmp_path) as (server, table, session):
             first = await Phone.open(server, session, server.tokens.seats["red"])
             await first.answer({"vote": "blue"}, question(table))
-            second = await Phone.open(server, session, server.tokens.seats["red"])
+            second = await Phone.open(server, session, server.tokens.seats["red"])  # another device: it waits
+            welcome = next(m for m in second.received if m["type"] == "welcome")
+            assert welcome["waiting"] is True
+            assert "\"ballot\":" not in json.dumps(second.received) and "question" not in second.received[-1]["view"]
+            asked = await first.expect("takeover_asked")
+            await first.send(type="takeover", request=asked["request"], allow=True)
             await first.expect("taken_over")
-            state = [m for m in second.received if m["type"] == "state"][-1]
+            assert (await second.expect("welcome")).get("waiting") is None
+            state = await second.expect("state")
             assert state["view"]["ballot"] == "blue"  # the seat, with its unrevealed ballot
             assert server.connected() == ["red"]
     run(main())

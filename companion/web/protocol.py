@@ -4,25 +4,36 @@ Phone -> server (at most MAX_MESSAGE bytes each):
     {"v": 1, "type": "answer", "question": "<prompt id>", "action": {...}}   a seat answers its question
     {"v": 1, "type": "lang", "lang": "vi"}           this device reads en, zh-Hans, zh-Hant or vi
     {"v": 1, "type": "ping"}
+    {"v": 1, "type": "takeover", "request": "<id>", "allow": true | false}   the seat's own device decides
+        on a new device that asks for its seat (the host decides with "seat": "red" added)
   host only:
     {"v": 1, "type": "answer", "question": "...", "action": {"seat": "red", ...}}   answer for any seat
     {"v": 1, "type": "close"}                        close the open ballot (missing voters abstain)
     {"v": 1, "type": "undo", "steps": 1}             take back the last public answer(s)
     {"v": 1, "type": "new_game", "game": "<a game of the registry>", "players": [...], "options": {...}}
     {"v": 1, "type": "give_pad", "seat": "red"}     the next pad pressed on the hub becomes Red's
+    {"v": 1, "type": "renew_host"}                   a new host link; every other host page is sent away
 
 Server -> phone:
-    {"v": 1, "type": "welcome", "role": "seat" | "host" | "spectator", "seat": "red" | null}
+    {"v": 1, "type": "welcome", "role": "seat" | "host" | "spectator", "seat": "red" | null, "waiting"?: true}
+        waiting: this device asks for a seat another device has (it opened /ws/<token>?device=<its key>); it
+        sees the public board only until the table screen or the seat's device allows it
     {"v": 1, "type": "state", "view": {...}, "connected": [...], "host": {...}?}   after every change
         view: the table's view for this role (see Table.view): the game's board, "prompt", "question" (a seat's
               own), "narration" (this round), "narration_mine", "undone", "cup_rolls", "can_undo"
         host only: "host": {"seats": {colour: url}, "spectator": url, "wifi": ssid | null,
-                            "questions": {seat: question}, "pads": bool, "games": [new-game forms]}
+                            "questions": {seat: question}, "pads": bool, "games": [new-game forms],
+                            "claimed": [seats with a device], "takeovers": {seat: request id},
+                            "problems": [{key, params}: storage that takes no write, a missing pad hub...]}
     {"v": 1, "type": "ack", "question": "..."}       the answer is stored
     {"v": 1, "type": "error", "code": "...", "key": "...", "params": {...}, "message": "..."}
         refused; nothing changed. `code` is stable (bad_json, refused, stale, not_stored, ...); `key` and
         `params` are the catalogue's message, `message` its text in the device's language
     {"v": 1, "type": "taken_over"}                   another device opened this seat; this one is closed
+    {"v": 1, "type": "takeover_asked", "request": "<id>"}   the seat's device: another device asks for the seat
+    {"v": 1, "type": "takeover_settled"}             that request was decided (or its device went away)
+    {"v": 1, "type": "host_link", "url": "...", "path": "/h/<token>"}   the renewed host link, to the host
+                                                     that asked; the old link's sockets are closed (4005)
     {"v": 1, "type": "pong"}
     {"v": 1, "type": "notice", "key": "...", "params": {...}, "message": "..."}
         host only: news from the devices ("pad hub disconnected"), in the host's language
@@ -49,9 +60,9 @@ class BadMessage(Refusal):
         self.kind = code
 
 
-SEAT_TYPES = {"answer", "ping", "lang"}
+SEAT_TYPES = {"answer", "ping", "lang", "takeover"}
 MAX_NAME = 40  # characters of a name (a language, a seat, a game): what is longer is no name of ours
-HOST_TYPES = SEAT_TYPES | {"close", "undo", "new_game", "give_pad"}
+HOST_TYPES = SEAT_TYPES | {"close", "undo", "new_game", "give_pad", "renew_host"}
 SPECTATOR_TYPES = {"ping", "lang"}
 
 
@@ -88,6 +99,9 @@ def parse(text: str | bytes, role: str) -> dict:
         raise BadMessage("bad_undo")
     if kind == "give_pad" and not _name(message.get("seat")):
         raise BadMessage("bad_give_pad")
+    if kind == "takeover" and (type(message.get("allow")) is not bool or not _name(message.get("request", "-"))
+                               or (role == "host" and not _name(message.get("seat")))):
+        raise BadMessage("bad_takeover")
     if kind == "new_game":
         if not isinstance(message.get("players"), list):
             raise BadMessage("bad_players")

@@ -1,7 +1,14 @@
 """The phone server: aiohttp on the table's asyncio loop, one WebSocket per phone.
 
 A seat's phone gets only that seat's view; the host gets the public board with the controls and the seat
-URLs; spectators get the public board. After every change of the table each connection is sent its view.
+URLs; spectators get the public board. After every change of the table each connection is sent its view;
+who is connected is news for the host only.
+
+A seat's link is bound to the first device that opens it. Another device that opens it (someone who scanned
+the QR code from across the table, or the player's new phone) waits, seeing only the public board, until the
+table screen or the seat's own device allows it; then the seat is its, and the old device is told. Sockets are
+capped per link and per address, and a WebSocket from a page of another site (its Origin is not one of the
+table's own addresses) is refused.
 """
 
 from __future__ import annotations
@@ -9,19 +16,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
+import secrets
+import socket
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from aiohttp import WSMsgType, web
+from yarl import URL
 
 from companion.catalogue import DEFAULT, LANGUAGES, catalogue, language
 from companion.games import GAMES
 from companion.games.base import Message, Refusal
-from companion.table import StaleQuestion, Table, TableError
+from companion.table import NotStored, StaleQuestion, Table, TableError
 from companion.web import protocol, qr
-from companion.web.tokens import Pass, Tokens
+from companion.web.lan import lan_addresses
+from companion.web.tokens import Pass, Tokens, device_id
 
 log = logging.getLogger("companion.web")
 
@@ -35,6 +48,27 @@ SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-store",
 }
+SOCKETS_PER_ADDRESS = 32  # a phone with a few tabs open, many times over
+SOCKETS_PER_LINK = {"seat": 4, "host": 8, "spectator": 256}
+DEVICE_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")  # what a page sends as ?device=: its own random key
+# WebSocket close codes the page knows: taken over, new game, takeover refused, unknown token, host link renewed
+TAKEN_OVER, NEW_GAME, TAKEOVER_REFUSED, UNKNOWN_TOKEN, HOST_RENEWED, TOO_MANY = 4001, 4002, 4003, 4004, 4005, 4029
+
+
+class Denied(Refusal):
+    """A message the server will not carry out, with a stable code of its own ("faults.<code>" in the catalogue)."""
+
+    def __init__(self, code: str, **params: object):
+        super().__init__(f"faults.{code}", **params)
+        self.kind = code
+
+
+@dataclass
+class Request:
+    """A device asking for a seat that already has one: it waits until the table or the seat allows it."""
+
+    id: str
+    device: str
 
 
 class RateLimit:
@@ -61,6 +95,9 @@ class Connection:
     limit: RateLimit = field(default_factory=RateLimit)
     warned: float = 0.0  # when this device was last told to slow down
     lang: str = DEFAULT  # the language this device reads
+    address: str = ""  # where it connects from
+    device: str = ""  # a seat connection's device (device_id of the key its page keeps)
+    waiting: bool = False  # a new device asking for a seat: it gets the public board only, until allowed
 
     def error(self, code: str, message: Message) -> str:
         """An error message for this device: a stable code, the catalogue's key and params, the text."""
@@ -76,16 +113,27 @@ class Connection:
 
 class PhoneServer:
     def __init__(self, table: Table, tokens: Tokens, address: str = "127.0.0.1", port: int = 8080,
-                 wifi: tuple[str, str | None] | None = None):
+                 wifi: tuple[str, str | None] | None = None, per_address: int = SOCKETS_PER_ADDRESS,
+                 per_link: dict[str, int] | None = None):
         self.table = table
         self.tokens = tokens
         self.address = address  # what goes in the URLs and QR codes
         self.port = port
         self.wifi = wifi  # (ssid, password) of the table's own network, if configured
+        self.per_address = per_address
+        self.per_link = {**SOCKETS_PER_LINK, **(per_link or {})}
         self.connections: set[Connection] = set()
+        self.requests: dict[str, Request] = {}  # seat -> the device waiting to take it over
+        self.problems: dict[str, Message] = {}  # lasting news for the host screen (a pad hub's port missing...)
+        self.listen_host = "0.0.0.0"
+        self._sockets: Counter[str] = Counter()  # open sockets per address and per link ("link:<token>")
+        self._memo: dict = {}  # the encoded states of the current table, until it changes
         self._dirty = False
+        self._hosts_dirty = False
+        self._own_hosts: set[str] | None = None
         self._runner: web.AppRunner | None = None
         self.give_pad: Callable[[str], None] | None = None  # the serial pads' "next pad pressed is his"
+        self.on_host_renewed: Callable[[], None] | None = None  # told when the host link has changed
         self.games_json = [game.SETUP.to_json(name) for name, game in GAMES.items()]  # the new-game forms
         self.app = self._make_app()
         self._unsubscribe = table.subscribe(self._changed)
@@ -120,7 +168,8 @@ class PhoneServer:
         return app
 
     async def start(self, host: str = "0.0.0.0") -> None:
-        self._runner = web.AppRunner(self.app, handle_signals=False)
+        self.listen_host = host
+        self._runner = web.AppRunner(self.app, handle_signals=False, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, self.port)
         await site.start()
@@ -167,43 +216,139 @@ class PhoneServer:
             return web.Response(status=404, text="unknown\n")
         return web.Response(text=qr.svg(data), content_type="image/svg+xml")
 
+    # -- who may connect ------------------------------------------------------------------------------------
+
+    def own_hosts(self) -> set[str]:
+        """The names and addresses of this table: a page of any other origin may not open a socket."""
+        if self._own_hosts is None:
+            names = {self.address, self.listen_host, "localhost", "127.0.0.1", "::1", *lan_addresses()}
+            with contextlib.suppress(OSError):
+                hostname = socket.gethostname()
+                names |= {hostname, f"{hostname}.local"}
+            self._own_hosts = {name.lower() for name in names if name and name not in ("0.0.0.0", "::")}
+        return self._own_hosts
+
+    def origin_allowed(self, origin: str | None) -> bool:
+        """No Origin: not a browser, which no page of another site can drive. Else one of the table's own."""
+        if origin is None:
+            return True
+        try:
+            url = URL(origin)
+            host, port = (url.host or "").lower(), url.port
+        except ValueError:
+            return False
+        return url.scheme in ("http", "https") and port == self.port and host in self.own_hosts()
+
+    def _too_many(self, address: str, token: str, who: Pass | None) -> bool:
+        if self._sockets[address] >= self.per_address:
+            return True
+        return who is not None and self._sockets[f"link:{token}"] >= self.per_link[who.role]
+
     # -- one phone ------------------------------------------------------------------------------------------
 
-    async def _websocket(self, request: web.Request) -> web.WebSocketResponse:
+    async def _websocket(self, request: web.Request) -> web.StreamResponse:
+        if not self.origin_allowed(request.headers.get("Origin")):
+            return web.Response(status=403, text="This socket is for the table's own page.\n")
+        token = request.match_info["token"]
+        who = self.tokens.open(token)
+        address = request.remote or ""
         # Big enough to read an oversized message and answer it clearly instead of dropping the line.
         # No per-message deflate: on a LAN it saves nothing that matters and would compress every state once
         # per phone (200 phones: 200 compressions per change).
         ws = web.WebSocketResponse(heartbeat=20, max_msg_size=4 * 1024 * 1024, compress=False)
-        await ws.prepare(request)
-        who = self.tokens.open(request.match_info["token"])
         lang = language(request.query.get("lang"))
-        if who is None:
+        if self._too_many(address, token, who):
+            await ws.prepare(request)
             await ws.send_str(Connection(ws, Pass("spectator"), lang=lang).error(
-                "unknown_token", Message("protocol.unknown_token")))
-            await ws.close(code=4004, message=b"unknown token")
+                "too_many_sockets", Message("faults.too_many_sockets")))
+            await ws.close(code=TOO_MANY, message=b"too many sockets")
             return ws
-        connection = Connection(ws, who, lang=lang)
-        await self._take_seat(connection)
-        await connection.send(protocol.encode("welcome", role=who.role, seat=who.seat))
-        await connection.send(self._state_for(connection))
-        self._changed()  # everyone sees who is connected now
+        counted = [address, f"link:{token}"] if who is not None else [address]
+        self._sockets.update(counted)
         try:
-            async for message in ws:
-                if message.type in (WSMsgType.TEXT, WSMsgType.BINARY):
-                    await self._receive(connection, message.data)
+            await ws.prepare(request)
+            if who is None:
+                await ws.send_str(Connection(ws, Pass("spectator"), lang=lang).error(
+                    "unknown_token", Message("protocol.unknown_token")))
+                await ws.close(code=UNKNOWN_TOKEN, message=b"unknown token")
+                return ws
+            connection = Connection(ws, who, lang=lang, address=address)
+            if who.role == "seat":
+                key = request.query.get("device", "")
+                connection.device = device_id(key if DEVICE_KEY.fullmatch(key) else secrets.token_urlsafe(16))
+            await self._arrive(connection)
+            try:
+                async for message in ws:
+                    if message.type in (WSMsgType.TEXT, WSMsgType.BINARY):
+                        await self._receive(connection, message.data)
+            finally:
+                self._leave(connection)
         finally:
-            self.connections.discard(connection)
-            self._changed()
+            self._sockets.subtract(counted)
+            for name in counted:
+                if self._sockets[name] <= 0:
+                    del self._sockets[name]
         return ws
 
-    async def _take_seat(self, connection: Connection) -> None:
-        """A second device opening the same seat takes it over; the first is told so."""
-        if connection.who.role == "seat":
-            for other in [c for c in self.connections if c.who == connection.who]:
+    async def _arrive(self, connection: Connection) -> None:
+        """A new socket: its seat (or its request for one), its welcome and its state; the host hears of it."""
+        who = connection.who
+        if who.role == "seat":
+            bound = self.tokens.devices.get(who.seat)
+            if bound is None:
+                self.tokens.bind(who.seat, connection.device)
+                self._memo.pop("host", None)
+            elif bound != connection.device:
+                connection.waiting = True
+        if who.role == "seat" and not connection.waiting:
+            # The same device again (a reload, a second tab): the older socket is told and closed.
+            for other in [c for c in self.connections if c.who == who and not c.waiting]:
                 self.connections.discard(other)
                 await other.send(protocol.encode("taken_over"))
-                await other.ws.close(code=4001, message=b"taken over")
+                await other.ws.close(code=TAKEN_OVER, message=b"taken over")
         self.connections.add(connection)
+        if connection.waiting:
+            await self._ask_for_seat(connection)
+            return
+        await connection.send(protocol.encode("welcome", role=who.role, seat=who.seat))
+        await connection.send(self._state_for(connection))
+        request = self.requests.get(who.seat) if who.role == "seat" else None
+        if request is not None:
+            await connection.send(protocol.encode("takeover_asked", request=request.id))
+        self._presence_changed()
+
+    async def _ask_for_seat(self, connection: Connection) -> None:
+        seat = connection.who.seat
+        request = self.requests.get(seat)
+        if request is not None and request.device != connection.device:
+            self._refuse(seat, request)  # the latest device to ask is the one the table decides on
+            request = None
+        if request is None:
+            request = self.requests[seat] = Request(secrets.token_hex(4), connection.device)
+            log.info("a new device asks for %s's seat", seat)
+            for current in self._seat_devices(seat):
+                await current.send(protocol.encode("takeover_asked", request=request.id))
+        await connection.send(protocol.encode("welcome", role="seat", seat=seat, waiting=True))
+        await connection.send(self._state_for(connection))
+        self._memo.pop("host", None)
+        self._presence_changed()
+
+    def _leave(self, connection: Connection) -> None:
+        if connection not in self.connections:
+            return
+        self.connections.discard(connection)
+        if connection.waiting:
+            seat = connection.who.seat
+            request = self.requests.get(seat)
+            still = [c for c in self.connections if c.waiting and c.who.seat == seat]
+            if request is not None and not still:
+                del self.requests[seat]  # the asking device went away: nothing left to decide
+                self._memo.pop("host", None)
+                self._tell_seat_settled(seat)
+        self._presence_changed()
+
+    def _seat_devices(self, seat: str) -> list[Connection]:
+        return [c for c in self.connections if c.who.role == "seat" and c.who.seat == seat and not c.waiting]
 
     async def _receive(self, connection: Connection, data: str | bytes) -> None:
         if not connection.limit.allow():
@@ -215,16 +360,20 @@ class PhoneServer:
         try:
             message = protocol.parse(data, connection.who.role)
             reply = self._act(connection, message)
-        except protocol.BadMessage as bad:
+        except (protocol.BadMessage, Denied) as bad:
             await connection.send(connection.error(bad.kind, bad.message))
             return
         except StaleQuestion as stale:
             await connection.send(connection.error("stale", stale.message))
             return
+        except NotStored as failed:
+            await connection.send(connection.error("not_stored", failed.message))
+            self._tell_hosts_not_stored(connection, failed)
+            return
         except Refusal as refused:
             await connection.send(connection.error("refused", refused.message))
             return
-        except Exception as error:  # storage failed (or a bug): nothing was acknowledged, and the device is told
+        except Exception as error:  # a bug: nothing was acknowledged, and the device is told
             log.exception("a message from a device failed")
             await connection.send(connection.error(
                 "not_stored", Message("table.not_stored", {"detail": str(error) or type(error).__name__})))
@@ -232,12 +381,29 @@ class PhoneServer:
         if reply:
             await connection.send(reply)
 
+    def _tell_hosts_not_stored(self, connection: Connection, failed: NotStored) -> None:
+        """The table screen hears of every change the save file did not take (the device was told too)."""
+        who = connection.who
+        if who.role == "seat":
+            self.notice(Message("faults.not_stored_for", {"seat": who.seat, "detail": failed.params["detail"]}))
+            log.warning("%s's answer was not stored: %s", who.seat, failed.error)
+        else:
+            self.notice(failed.message, skip=connection)
+
     def _act(self, connection: Connection, message: dict) -> str | None:
         who, kind = connection.who, message["type"]
         if kind == "ping":
             return protocol.encode("pong")
         if kind == "lang":
             connection.lang = language(message["lang"])
+            return None
+        if connection.waiting:
+            raise Denied("waiting_for_permission", seat=who.seat)
+        if kind == "takeover":
+            self._decide(connection, message)
+            return protocol.encode("ack", question=None)
+        if kind == "renew_host":
+            self.renew_host(keep=connection)
             return None
         if self.table.state is None and kind != "new_game":
             raise TableError("table.no_game")
@@ -247,6 +413,8 @@ class PhoneServer:
                 if action.get("seat", who.seat) != who.seat:
                     raise protocol.BadMessage("not_your_seat", colour=who.seat)
                 action["seat"] = who.seat
+            else:
+                self._host_may_answer(action.get("seat"))
             self.table.answer(action, question=message["question"])
             return protocol.encode("ack", question=message["question"])
         if kind == "close":
@@ -263,8 +431,100 @@ class PhoneServer:
             self.table.new_game(message.get("game", next(iter(GAMES))), message["players"], message.get("options"))
         return protocol.encode("ack", question=None)
 
+    def _host_may_answer(self, seat: object) -> None:
+        """The host answers for a seat asked that has not answered; a ballot or destination cast stays its own."""
+        table = self.table
+        prompt = table.rules.prompt(table.state) if not table.state.over else None
+        if not isinstance(seat, str):
+            raise Denied("host_needs_seat")
+        if prompt is not None and seat in prompt.seats:
+            return
+        shown = protocol._shown(seat)
+        if seat in table.state.players and table.question(seat) is not None:
+            raise Denied("seat_answered", seat=shown)
+        raise Denied("seat_not_asked", seat=shown)
+
+    # -- taking a seat over ---------------------------------------------------------------------------------
+
+    def _decide(self, connection: Connection, message: dict) -> None:
+        """The host (for any seat) or a seat's own device (for its seat) allows or refuses a waiting device."""
+        who = connection.who
+        seat = who.seat if who.role == "seat" else message.get("seat")
+        request = self.requests.get(seat) if isinstance(seat, str) else None
+        if request is None or message.get("request", request.id) != request.id:
+            raise Denied("no_takeover")  # decided already, or the device went away
+        if message["allow"]:
+            self.allow(seat)
+        else:
+            self._refuse(seat, request)
+
+    def allow(self, seat: str) -> None:
+        """The waiting device gets the seat; the seat's old device is told it was taken over."""
+        request = self.requests.pop(seat)
+        self.tokens.bind(seat, request.device)
+        log.info("%s's seat was given to a new device", seat)
+        for connection in [c for c in self.connections if c.who.role == "seat" and c.who.seat == seat]:
+            if not connection.waiting:
+                self.connections.discard(connection)
+                asyncio.ensure_future(self._close(connection, protocol.encode("taken_over"), TAKEN_OVER))
+            elif connection.device == request.device:
+                connection.waiting = False
+                asyncio.ensure_future(self._welcome(connection))
+        self._memo.pop("host", None)
+        self._presence_changed()
+
+    def refuse(self, seat: str) -> None:
+        request = self.requests.get(seat)
+        if request is not None:
+            self._refuse(seat, request)
+
+    def _refuse(self, seat: str, request: Request) -> None:
+        if self.requests.get(seat) is request:
+            del self.requests[seat]
+        for connection in [c for c in self.connections if c.waiting and c.who.seat == seat
+                           and c.device == request.device]:
+            self.connections.discard(connection)
+            text = connection.error("takeover_refused", Message("faults.takeover_refused", {"seat": seat}))
+            asyncio.ensure_future(self._close(connection, text, TAKEOVER_REFUSED))
+        self._tell_seat_settled(seat)
+        self._memo.pop("host", None)
+        self._presence_changed()
+
+    def _tell_seat_settled(self, seat: str) -> None:
+        for current in self._seat_devices(seat):
+            asyncio.ensure_future(current.send(protocol.encode("takeover_settled")))
+
+    async def _welcome(self, connection: Connection) -> None:
+        who = connection.who
+        await connection.send(protocol.encode("welcome", role=who.role, seat=who.seat))
+        await connection.send(self._state_for(connection))
+
+    async def _close(self, connection: Connection, text: str, code: int) -> None:
+        await connection.send(text)
+        await connection.ws.close(code=code)
+
+    def renew_host(self, keep: Connection | None = None) -> str:
+        """A new host link; every socket of the old one is sent away (`keep` is told the new link first)."""
+        self.tokens.renew_host()
+        for connection in [c for c in self.connections if c.who.role == "host"]:
+            self.connections.discard(connection)
+            if connection is keep:
+                text = protocol.encode("host_link", url=self.host_url, path=f"/h/{self.tokens.host}")
+            else:
+                text = connection.error("host_renewed", Message("faults.host_renewed"))
+            asyncio.ensure_future(self._close(connection, text, HOST_RENEWED))
+        self._memo.clear()
+        if self.on_host_renewed is not None:
+            self.on_host_renewed()
+        return self.host_url
+
+    def claimed(self) -> list[str]:
+        """The seats that have a device: their QR codes leave the table screen (the host may show them again)."""
+        return sorted(seat for seat in self.tokens.devices if seat in self.tokens.seats)
+
     def send_away_seats(self) -> None:
         """A new game has new seat links: the phones of the old seats are told and closed."""
+        self.requests.clear()
         for connection in list(self.connections):
             if connection.who.role == "seat":
                 self.connections.discard(connection)
@@ -273,36 +533,61 @@ class PhoneServer:
 
     async def _send_away(self, connection: Connection) -> None:
         await connection.send(connection.error("new_game", Message("protocol.new_game")))
-        await connection.ws.close(code=4002, message=b"new game")
+        await connection.ws.close(code=NEW_GAME, message=b"new game")
 
     # -- telling everyone -----------------------------------------------------------------------------------
 
-    def notice(self, message: Message) -> None:
+    def notice(self, message: Message, skip: Connection | None = None) -> None:
         """News from the devices for the host screen (e.g. "pad hub disconnected"). Called on the loop."""
         for connection in list(self.connections):
-            if connection.who.role == "host":
+            if connection.who.role == "host" and connection is not skip:
                 text = catalogue().text(message, connection.lang)
                 asyncio.ensure_future(connection.send(protocol.encode(
                     "notice", key=message.key, params=dict(message.params), message=text)))
 
+    def set_problem(self, name: str, message: Message | None) -> None:
+        """A lasting problem the host screen shows until it is cleared (None)."""
+        if message is None:
+            if self.problems.pop(name, None) is None:
+                return
+        else:
+            self.problems[name] = message
+        self._memo.pop("host", None)
+        self._presence_changed()
+
     def _changed(self) -> None:
         """Called after every change of the table: one broadcast soon, however many changes come at once."""
+        self._memo = {}
         if not self._dirty:
             self._dirty = True
             asyncio.get_running_loop().call_soon(lambda: asyncio.ensure_future(self._broadcast()))
 
-    def connected(self) -> list[str]:
-        return sorted({c.who.seat for c in self.connections if c.who.role == "seat"})
+    def _presence_changed(self) -> None:
+        """Who is connected changed: the hosts hear of it soon (the phones and spectators need not)."""
+        self._memo.pop("connected", None)
+        self._memo.pop("host", None)
+        if not self._hosts_dirty and not self._dirty:
+            self._hosts_dirty = True
+            asyncio.get_running_loop().call_soon(lambda: asyncio.ensure_future(self._broadcast(hosts_only=True)))
 
-    async def _broadcast(self) -> None:
-        self._dirty = False
-        memo: dict = {}  # one broadcast: the public board is encoded once, each seat adds its own fields
-        await asyncio.gather(*[c.send(self._state_for(c, memo)) for c in list(self.connections)])
+    def connected(self) -> list[str]:
+        return sorted({c.who.seat for c in self.connections if c.who.role == "seat" and not c.waiting})
+
+    async def _broadcast(self, hosts_only: bool = False) -> None:
+        if hosts_only:
+            self._hosts_dirty = False
+            if self._dirty:
+                return  # a full broadcast is on its way
+        else:
+            self._dirty = self._hosts_dirty = False
+        memo = self._memo  # the public board is encoded once, each seat adds its own fields
+        targets = [c for c in self.connections if not hosts_only or c.who.role == "host"]
+        await asyncio.gather(*[c.send(self._state_for(c, memo)) for c in targets])
 
     def _state_for(self, connection: Connection, memo: dict | None = None) -> str:
-        memo = {} if memo is None else memo
+        memo = self._memo if memo is None else memo
         who = connection.who
-        key = who.seat if who.role == "seat" else who.role
+        key = "spectator" if connection.waiting else who.seat if who.role == "seat" else who.role
         if key in memo:
             return memo[key]
         if "connected" not in memo:
@@ -313,7 +598,7 @@ class PhoneServer:
                 memo["public"] = self.table.view(None)
                 memo["public_json"] = protocol.dumps(memo["public"])
             view = memo["public_json"]
-            if who.role == "seat":
+            if who.role == "seat" and not connection.waiting:
                 # A seat's view is the public board plus fields of its own (its options, its ballot, the dice
                 # if it may look): only those are encoded again.
                 own = {k: v for k, v in self.table.view(who.seat).items() if k not in memo["public"]}
@@ -322,6 +607,9 @@ class PhoneServer:
         if who.role == "host":
             # The legal answers of each waiting seat, so the host can answer for a missing phone. They hold no
             # secret: candidates and open locations are on the public board; a ballot cast is never an option.
+            problems = list(self.problems.values())
+            if self.table.storage_problem is not None:
+                problems.insert(0, self.table.storage_problem)
             host = protocol.dumps({
                 "seats": self.seat_urls(),
                 "spectator": self.spectator_url,
@@ -329,10 +617,12 @@ class PhoneServer:
                 "questions": self._waiting_questions(),
                 "pads": self.give_pad is not None,  # a pad hub whose pads the host gives to seats
                 "games": self.games_json,
+                "claimed": self.claimed(),  # seats with a device: their QR codes are hidden
+                "takeovers": {seat: request.id for seat, request in self.requests.items()},
+                "problems": [problem.to_json() for problem in problems],
             })
         memo[key] = protocol.state_message(view, memo["connected"], host)
         return memo[key]
-
 
     def _waiting_questions(self) -> dict:
         table = self.table
@@ -347,7 +637,12 @@ class PhoneServer:
 
 @web.middleware
 async def _security_headers(request: web.Request, handler) -> web.StreamResponse:
-    response = await handler(request)
+    try:
+        response = await handler(request)
+    except web.HTTPException as error:  # the router's own 404 and 405: headers too, and no traceback
+        return web.Response(status=error.status, reason=error.reason, text=f"{error.status}: {error.reason}\n",
+                            headers={**SECURITY_HEADERS, **{k: v for k, v in error.headers.items()
+                                                            if k in ("Allow", "Location")}})
     if not isinstance(response, web.WebSocketResponse):
         response.headers.update(SECURITY_HEADERS)
     return response

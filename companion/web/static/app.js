@@ -9,9 +9,12 @@
 (function () {
   // Seat colours: each with a symbol, so that no colour is told by its colour alone (colour-blind players).
   const SYMBOLS = { red: "●", yellow: "▲", blue: "■", green: "◆", purple: "★", black: "✚", white: "○", orange: "✦" };
-  const STOP_CODES = new Set([4001, 4002, 4004]);  // taken over, new game, unknown token: do not come back
+  // Taken over, new game, takeover refused, unknown token, host link renewed: do not come back.
+  const STOP_CODES = new Map([[4001, "page.taken_over"], [4002, "page.new_game_started"],
+    [4003, "faults.page.refused_notice"], [4004, "page.unknown_token"], [4005, "faults.page.host_renewed"]]);
   const PAGE_KEY = "companion.page";
   const LANG_KEY = "companion.lang";
+  const DEVICE_KEY = "companion.device";  // this device's own random key: a seat is bound to the first device
   const Boards = (window.Boards = window.Boards || {});
 
   const app = {
@@ -37,6 +40,11 @@
     openCards: null,  // the question whose cards are unfolded
     drafts: {},  // number and assignment answers being filled in, by question id
     newGame: { game: null, players: [], options: {}, open: false },
+    device: null,  // this device's key (sent with the seat's link: another device must be allowed first)
+    waiting: false,  // this device asks for a seat another device has: it sees the public board only
+    takeoverRequest: null,  // the seat's own device: another device asks for the seat (its request id)
+    confirmRenew: false,  // host: "make a new host link?" is open
+    shownQr: new Set(),  // host: seats with a device whose QR code is shown again anyway
   };
 
   // -- words: the catalogue -------------------------------------------------------------------------------
@@ -288,15 +296,17 @@
     const seat = shown && app.role === "seat" && view;
     section("notice", JSON.stringify(app.notice), () =>
       app.notice ? [h("p", { class: "notice-text" }, t(app.notice)),
-        app.notice === "page.taken_over" ? h("p", { class: "hint" }, t("page.taken_over_hint")) : null] : []);
+        app.notice === "page.taken_over" ? h("p", { class: "hint" }, t("page.taken_over_hint"), " ",
+          t("faults.page.taken_over_allow")) : null] : []);
     section("error", JSON.stringify([app.error, app.serverLang]), () => app.error ? [
       h("span", { class: "error-text" }, errorText(app.error)),
       h("button", { type: "button", class: "dismiss", "aria-label": t("page.dismiss"),
         onclick: () => { app.error = null; paint(); } }, "×"),
     ] : []);
-    section("question", seat ? JSON.stringify([view.question, app.status, app.openCards,
-      app.drafts[view.question && view.question.id]]) : "", () => seat ? seatQuestion(view) : []);
-    section("secrets", seat ? secretsKey(view) : "", () => seat ? drawnBy(view, "secrets", () => []) : []);
+    section("question", seat ? JSON.stringify([view.question, app.status, app.openCards, app.waiting,
+      app.takeoverRequest, app.drafts[view.question && view.question.id]]) : "", () => seat ? seatQuestion(view) : []);
+    section("secrets", seat && !app.waiting ? secretsKey(view) : "", () =>
+      seat && !app.waiting ? drawnBy(view, "secrets", () => []) : []);
     section("waiting", shown && view ? JSON.stringify([view.prompt, app.seat, !!view.question]) : "", () =>
       shown && view ? waiting(view) : []);
     section("narration", shown && view ? JSON.stringify([view.narration, view.narration_mine, view.undone]) : "",
@@ -313,7 +323,7 @@
     section("fairness", shown && view ? JSON.stringify(view.cup_rolls || []) : "", () =>
       shown && view ? fairness(view.cup_rolls || []) : []);
     section("join", shown && app.role === "host" ? JSON.stringify([app.host && [app.host.seats, app.host.spectator,
-      app.host.wifi], app.connected, view && view.players]) : "", () =>
+      app.host.wifi, app.host.claimed], app.connected, view && view.players, [...app.shownQr]]) : "", () =>
       shown && app.role === "host" && app.host ? join() : []);
     placeJoin();
     section("newgame", shown && app.role === "host" ? JSON.stringify([view ? view.game || "" : null, app.newGame,
@@ -402,6 +412,24 @@
   // -- the seat's question, whatever the game --------------------------------------------------------------
 
   function seatQuestion(view) {
+    if (app.waiting) return [h("p", { class: "takeover-wait" }, t("faults.page.waiting", { seat: app.seat }))];
+    const asked = app.takeoverRequest ? [takeoverBox(t("faults.page.asked", { seat: app.seat }), (allow) =>
+      send({ type: "takeover", request: app.takeoverRequest, allow }), "seat")] : [];
+    return asked.concat(seatQuestionProper(view));
+  }
+
+  // A device asks for a seat: the seat's own device or the table screen allows it, or refuses.
+  function takeoverBox(text, decide, where) {
+    return h("div", { class: "takeover", role: "alertdialog", "data-where": where },
+      h("p", {}, text),
+      h("div", { class: "controls" },
+        h("button", { type: "button", class: "takeover-allow danger", onclick: () => decide(true) },
+          t("faults.page.allow")),
+        h("button", { type: "button", class: "takeover-refuse", onclick: () => decide(false) },
+          t("faults.page.refuse"))));
+  }
+
+  function seatQuestionProper(view) {
     const question = view.question;
     if (!question) return view.over ? [] : [h("p", { class: "idle" }, t("page.nothing_to_do"))];
     return questionBlock(question, "seat");
@@ -593,16 +621,50 @@
   function hostKey() {
     const view = app.view;
     return JSON.stringify([view && view.prompt, view && view.can_undo, view && view.players, app.connected,
-      app.host && [app.host.questions, app.host.pads], app.answerFor, app.hostNote, app.confirmUndo, app.status,
-      app.openCards, app.drafts]);
+      app.host && [app.host.questions, app.host.pads, app.host.problems, app.host.takeovers], app.answerFor,
+      app.hostNote, app.confirmUndo, app.confirmRenew, app.status, app.openCards, app.drafts]);
+  }
+
+  // What the table screen must see first: storage that takes no write, a missing pad hub, a device asking
+  // for a seat; and the renewal of the host link.
+  function hostAlerts() {
+    const host = app.host || {};
+    const out = [];
+    const problems = Array.isArray(host.problems) ? host.problems.filter(isMessage) : [];
+    if (problems.length) {
+      out.push(h("div", { class: "problems", role: "alert" }, h("h3", {}, t("faults.page.problems")),
+        h("ul", {}, problems.map((problem) => h("li", { "data-key": problem.key }, rich(problem))))));
+    }
+    const takeovers = host.takeovers && typeof host.takeovers === "object" ? host.takeovers : {};
+    for (const [seat, request] of Object.entries(takeovers)) {
+      out.push(takeoverBox(t("faults.page.host_asked", { seat }), (allow) =>
+        hostSend({ type: "takeover", seat, request: String(request), allow }), "host:" + known(seat)));
+    }
+    return out;
+  }
+
+  function renewHost() {
+    if (!app.confirmRenew) {
+      return h("button", { type: "button", id: "renew-host", class: "small",
+        onclick: () => { app.confirmRenew = true; paint(); } }, t("faults.page.renew_host"));
+    }
+    return h("div", { class: "confirm", role: "alertdialog" },
+      h("p", {}, t("faults.page.renew_confirm")),
+      h("div", { class: "controls" },
+        h("button", { type: "button", id: "renew-yes", class: "danger",
+          onclick: () => { app.confirmRenew = false; hostSend({ type: "renew_host" }); } }, t("faults.page.renew_yes")),
+        h("button", { type: "button", id: "renew-cancel", onclick: () => { app.confirmRenew = false; paint(); } },
+          t("page.cancel"))));
   }
 
   function hostControls() {
     const view = app.view;
-    if (!view) return app.hostNote ? [h("p", { class: "received" }, app.hostNote)] : [];
+    if (!view) {
+      return [hostAlerts(), app.hostNote ? h("p", { class: "received" }, app.hostNote) : null, renewHost()];
+    }
     const prompt = view.prompt;
     const players = Array.isArray(view.players) ? view.players : [];
-    const out = [h("h2", {}, t("page.host_title"))];
+    const out = [h("h2", {}, t("page.host_title")), hostAlerts()];
     out.push(h("p", { class: "phones" }, h("span", { class: "label" }, t("page.phones")), " ",
       listOf(players.map((p) => h("span", { class: "phone " + (app.connected.includes(p) ? "on" : "off"),
         "data-seat": known(p) }, chip(p), " ", app.connected.includes(p) ? "✓ " + t("page.connected")
@@ -644,6 +706,7 @@
         listOf(players.map((p) => h("button", { type: "button", class: "seat-pick", "data-seat": known(p),
           onclick: () => hostSend({ type: "give_pad", seat: p }) }, chip(p))))));
     }
+    out.push(renewHost());
     return out;
   }
 
@@ -661,23 +724,37 @@
         h("figcaption", {}, caption)));
     }
     const seats = app.view && Array.isArray(app.view.players) ? app.view.players : Object.keys(host.seats || {});
+    const claimed = Array.isArray(host.claimed) ? host.claimed : [];
+    // A seat with a device: its QR code leaves the screen, so that nobody else at the table scans it.
+    const hidden = seats.filter((s) => claimed.includes(s) && !app.shownQr.has(s));
+    const toggle = (seat) => {
+      if (app.shownQr.has(seat)) app.shownQr.delete(seat);
+      else app.shownQr.add(seat);
+      paint();
+    };
     for (const seat of seats) {
       const url = (host.seats || {})[seat];
-      if (!url) continue;
+      if (!url || hidden.includes(seat)) continue;
       const on = app.connected.includes(seat);
       cards.push(h("figure", { class: "qr-card seat", "data-seat": known(seat) },
         h("img", { class: "qr", src: qrPath(seat), alt: t("page.seat_qr") + " " + colourName(seat), width: "220",
           height: "220" }),
         h("figcaption", {}, h("span", { class: "label" }, t("page.seat_qr")), " ", chip(seat), " ",
           h("span", { class: "phone " + (on ? "on" : "off") }, on ? "✓ " + t("page.connected") : "✗ " + t("page.missing")),
-          h("div", { class: "url" }, url))));
+          h("div", { class: "url" }, url),
+          claimed.includes(seat) ? h("button", { type: "button", class: "small hide-qr", "data-seat": known(seat),
+            onclick: () => toggle(seat) }, t("faults.page.hide_qr")) : null)));
     }
+    const shownAgain = hidden.length ? h("p", { class: "hidden-qrs" }, h("span", { class: "label" },
+      t("faults.page.hidden_qrs")), " ", listOf(hidden.map((seat) => h("button", { type: "button",
+      class: "seat-pick show-qr", "data-seat": known(seat), onclick: () => toggle(seat) }, chip(seat), " ",
+      t("faults.page.show_qr"))))) : null;
     if (host.spectator) {
       cards.push(h("figure", { class: "qr-card spectator" },
         h("img", { class: "qr", src: qrPath("watch"), alt: t("page.spectator_qr"), width: "220", height: "220" }),
         h("figcaption", {}, t("page.spectator_qr"), h("div", { class: "url" }, host.spectator))));
     }
-    return [h("h2", {}, t("page.join_title")), h("div", { class: "qr-grid" }, cards)];
+    return [h("h2", {}, t("page.join_title")), shownAgain, h("div", { class: "qr-grid" }, cards)];
   }
 
   // -- a new game, from the games' own forms ---------------------------------------------------------------
@@ -780,6 +857,7 @@
       case "welcome":
         app.role = message.role;
         app.seat = message.seat || null;
+        app.waiting = message.waiting === true;
         app.backoff = 500;
         app.status = "connected";
         break;
@@ -804,6 +882,23 @@
       case "taken_over":
         stop("page.taken_over");
         break;
+      case "takeover_asked":  // another device asks for this seat: this device may allow it
+        app.takeoverRequest = typeof message.request === "string" ? message.request : null;
+        break;
+      case "takeover_settled":
+        app.takeoverRequest = null;
+        break;
+      case "host_link":  // the host link was renewed from this page: move to the new one
+        if (typeof message.path === "string" && /^\/h\/[A-Za-z0-9_-]+$/.test(message.path)) {
+          app.stopped = true;
+          try {
+            localStorage.setItem(PAGE_KEY, message.path);
+          } catch (e) {
+            // the new URL holds the token
+          }
+          location.replace(message.path);
+        }
+        break;
       case "notice":  // from the table's devices, e.g. "pad hub disconnected" (host screen only)
         app.hostNote = typeof message.message === "string" && message.message ? message.message
           : typeof message.key === "string" ? say({ key: message.key, params: message.params || {} }) : null;
@@ -816,9 +911,14 @@
 
   function onError(message) {
     const code = message.code;
-    if (code === "unknown_token" || code === "new_game") {
+    if (code === "unknown_token" || code === "new_game" || code === "host_renewed") {
       forget();
-      stop(code === "new_game" ? "page.new_game_started" : "page.unknown_token");
+      stop(code === "new_game" ? "page.new_game_started" : code === "host_renewed" ? "faults.page.host_renewed"
+        : "page.unknown_token");
+      return;
+    }
+    if (code === "takeover_refused") {
+      stop("faults.page.refused_notice");
       return;
     }
     app.errorQuestion = app.view && app.view.prompt ? app.view.prompt.id : null;
@@ -848,7 +948,7 @@
     clearTimeout(app.retry);
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(scheme + "//" + location.host + "/ws/" + encodeURIComponent(app.token) + "?lang=" +
-      encodeURIComponent(words.lang));
+      encodeURIComponent(words.lang) + "&device=" + encodeURIComponent(app.device));
     app.ws = ws;
     app.serverLang = null;
     ws.addEventListener("open", () => {
@@ -867,10 +967,7 @@
     ws.addEventListener("close", (event) => {
       if (app.ws !== ws) return;
       app.ws = null;
-      if (STOP_CODES.has(event.code) && !app.stopped) {
-        stop(event.code === 4001 ? "page.taken_over" : event.code === 4002 ? "page.new_game_started"
-          : "page.unknown_token");
-      }
+      if (STOP_CODES.has(event.code) && !app.stopped) stop(STOP_CODES.get(event.code));
       if (app.stopped) {
         paint();
         return;
@@ -1005,7 +1102,29 @@
     }
   }
 
+  // This device's key: kept in the browser, so that a reload or a new Wi-Fi keeps the seat without asking.
+  function deviceKey() {
+    let key = null;
+    try {
+      key = localStorage.getItem(DEVICE_KEY);
+    } catch (e) {
+      key = null;
+    }
+    if (!key || !/^[A-Za-z0-9_-]{16,64}$/.test(key)) {
+      const bytes = new Uint8Array(16);
+      crypto.getRandomValues(bytes);
+      key = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+      try {
+        localStorage.setItem(DEVICE_KEY, key);
+      } catch (e) {
+        // kept for this page only (private browsing): a reload asks the table again
+      }
+    }
+    return key;
+  }
+
   async function start() {
+    app.device = deviceKey();
     const wanted = [storedLanguage(), ...(navigator.languages || [navigator.language])].filter(Boolean).map(codeFor);
     const data = await firstCatalogue([...new Set([...wanted, "en"])]);
     if (data) use(data);
