@@ -39,15 +39,6 @@ class Clock:
             self.now += seconds
 
 
-@pytest.fixture
-def mock_factory():
-    saved = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    try:
-        yield Device.pin_factory
-    finally:
-        Device.pin_factory.reset()
-        Device.pin_factory = saved
 
 
 class Rig:

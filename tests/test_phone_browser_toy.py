@@ -6,21 +6,7 @@ ballot and its number question by kind, and its narration from its own catalogue
 
 from __future__ import annotations
 
-import pytest
-import toy_game
 from test_phone_browser import bare, browser, live, phones, said  # noqa: F401 — the page's own fixtures
-
-from companion.catalogue import catalogue
-from companion.games import GAMES
-
-
-@pytest.fixture
-def lucky_die(monkeypatch):
-    monkeypatch.setitem(GAMES, toy_game.NAME, toy_game)
-    catalogue.cache_clear()
-    yield toy_game
-    monkeypatch.delitem(GAMES, toy_game.NAME)
-    catalogue.cache_clear()
 
 
 def shows_narration(phone, lines: list[dict]) -> None:

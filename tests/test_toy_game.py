@@ -11,14 +11,10 @@ import threading
 from pathlib import Path
 
 import pytest
-import toy_game
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory
 from padkit import WAIT, wait_until
 
-from companion.catalogue import catalogue, text
+from companion.catalogue import text
 from companion.cup import DiceCup
-from companion.games import GAMES
 from companion.games.base import Message
 from companion.pads.buttons import PadButtons
 from companion.pads.config import GpioConfig, GpioPad
@@ -30,14 +26,6 @@ ROOT = Path(__file__).parents[1]
 SEATS = ["red", "blue"]
 
 
-@pytest.fixture
-def lucky_die(monkeypatch):
-    """Lucky Die in the registry (and its words in the catalogue) for one test."""
-    monkeypatch.setitem(GAMES, toy_game.NAME, toy_game)
-    catalogue.cache_clear()
-    yield toy_game
-    monkeypatch.delitem(GAMES, toy_game.NAME)
-    catalogue.cache_clear()
 
 
 def keys(lines) -> list[str]:
@@ -110,15 +98,6 @@ def test_a_refusal_of_the_game_reaches_a_device_as_its_code_and_its_text(lucky_d
     assert str(refused.value) == "Blue is not asked anything now."
 
 
-@pytest.fixture
-def mock_factory():
-    saved = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    try:
-        yield Device.pin_factory
-    finally:
-        Device.pin_factory.reset()
-        Device.pin_factory = saved
 
 
 def test_lucky_die_ballots_come_from_mock_gpio_pads_and_a_number_is_refused_on_a_pad(lucky_die, mock_factory,
