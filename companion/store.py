@@ -16,12 +16,15 @@ reason, and the connection is left ready for the next write.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import json
 import os
+import shutil
 import sqlite3
 import stat
+import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -144,9 +147,9 @@ class EventStore:
         self._fd, created, writable = self._lock()
         try:
             fresh = self._inspect(writable)
+            self._check_room()
             self._keep_private()
             self._open_connection(fresh)
-            self._check_room()
         except BaseException:
             self._release(created)
             raise
@@ -255,11 +258,28 @@ class EventStore:
 
     def _inspect(self, writable: bool = True) -> bool:
         """Raise StoreError unless the file is ours or empty; True if it still needs the schema."""
-        size = os.fstat(self._fd).st_size
-        if size == 0:
-            return True
+        journal = Path(f"{self.path}-journal")
+        if journal.is_file() and journal.stat().st_size > 0:
+            # A transaction cut in rollback-journal mode (the first one of a new file is): SQLite puts the file
+            # back as it was before, on its first read-write open. Done first on a copy, so that a stranger's
+            # file is still never written to.
+            with contextlib.suppress(OSError), tempfile.TemporaryDirectory(prefix="companion-") as folder:
+                copy = Path(folder) / "copy.sqlite3"
+                for suffix in ("", "-journal", "-wal"):
+                    if Path(f"{self.path}{suffix}").is_file():
+                        shutil.copyfile(f"{self.path}{suffix}", f"{copy}{suffix}")
+                with contextlib.suppress(sqlite3.Error), contextlib.closing(sqlite3.connect(copy)) as db:
+                    db.execute("PRAGMA schema_version")
+                return self._inspect_file(copy, writable)
+        return self._inspect_file(self.path, writable)
+
+    def _inspect_file(self, path: Path, writable: bool) -> bool:
         try:
-            header = os.pread(self._fd, SQLITE_HEADER_SIZE, 0)
+            size = path.stat().st_size
+            if size == 0:
+                return True
+            with path.open("rb") as file:
+                header = file.read(SQLITE_HEADER_SIZE)
         except OSError as exc:
             raise StoreError(f"cannot read {self.path}: {exc.strerror or exc}") from None
         if not header.startswith(SQLITE_MAGIC[: len(header)]):
@@ -275,18 +295,18 @@ class EventStore:
         pages_valid = header[92:96] == header[24:28]  # "version-valid-for" equals the change counter
         if page_size < 512 or page_size & (page_size - 1):
             raise StoreError(f"{self.path} is corrupt: its header names a page size of {page_size} bytes")
-        if not self._wal_has_frames() and (size % page_size or (pages_valid and size < pages * page_size)):
+        if not _has_frames(Path(f"{path}-wal")) and (size % page_size or (pages_valid and size < pages * page_size)):
             raise StoreError(f"{self.path} is corrupt: it is cut short at {size} bytes")
         if not writable:
             raise self._read_only("the file cannot be opened for writing")
         if not os.access(self.path.parent, os.W_OK):
             raise self._read_only("its folder cannot be written")
 
-        sidecars = [Path(f"{self.path}{suffix}") for suffix in ("-wal", "-shm")]
+        sidecars = [Path(f"{path}{suffix}") for suffix in ("-wal", "-shm")]
         ours = [sidecar for sidecar in sidecars if not sidecar.exists()]
         try:
             # Read-only: not even SQLite's own recovery (a checkpoint on close) may touch a stranger's file.
-            db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
+            db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
             try:
                 return self._check(db)
             finally:
@@ -300,12 +320,6 @@ class EventStore:
         for sidecar in ours:  # reading a WAL-mode file makes these; leave the folder as it was
             sidecar.unlink(missing_ok=True)
         raise error
-
-    def _wal_has_frames(self) -> bool:
-        try:
-            return Path(f"{self.path}-wal").stat().st_size > WAL_HEADER_SIZE
-        except OSError:
-            return False
 
     def _check(self, db: sqlite3.Connection) -> bool:
         (app_id,) = db.execute("PRAGMA application_id").fetchone()
@@ -528,6 +542,13 @@ def _dumps(value: Any) -> str:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def _has_frames(wal: Path) -> bool:
+    try:
+        return wal.stat().st_size > WAL_HEADER_SIZE
+    except OSError:
+        return False
 
 
 def _lock_holder(fd: int) -> int | None:
