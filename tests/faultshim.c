@@ -1,0 +1,230 @@
+/* A test-only LD_PRELOAD shim: records what SQLite writes and syncs under one path, and can SIGKILL the
+ * process at the Nth write into one file (a kill in the middle of a checkpoint).
+ *
+ * FAULTSHIM_PREFIX  record only files whose path starts with this (the save file, its -wal; never its -shm)
+ * FAULTSHIM_LOG     append the records here: a header {op, path length, offset, length} then the path and,
+ *                   for a write, its bytes. op: 'W' write, 'S' fsync/fdatasync, 'T' truncate to offset,
+ *                   'U' unlink, 'C' create or open with O_TRUNC (the file is empty from then on)
+ * faultshim_kill_at(inode, n): from then on, the nth write into the file with that inode kills the process.
+ *
+ * Built by tests/test_faults_power.py with the system's C compiler.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+struct record {
+    char op;
+    char pad[3];
+    int32_t path_length;
+    int64_t offset;
+    int64_t length;
+};
+
+static int log_fd = -2;
+static const char *prefix;
+static size_t prefix_length;
+static ino_t kill_inode;
+static long kill_countdown = -1;
+
+static ssize_t (*real_pwrite64)(int, const void *, size_t, off64_t);
+static ssize_t (*real_pwrite)(int, const void *, size_t, off_t);
+static ssize_t (*real_write)(int, const void *, size_t);
+static int (*real_fsync)(int);
+static int (*real_fdatasync)(int);
+static int (*real_ftruncate)(int, off_t);
+static int (*real_ftruncate64)(int, off64_t);
+static int (*real_unlink)(const char *);
+static int (*real_open)(const char *, int, ...);
+static int (*real_open64)(const char *, int, ...);
+static int (*real_openat)(int, const char *, int, ...);
+
+static void setup(void) {
+    if (log_fd != -2) return;
+    real_pwrite64 = dlsym(RTLD_NEXT, "pwrite64");
+    real_pwrite = dlsym(RTLD_NEXT, "pwrite");
+    real_write = dlsym(RTLD_NEXT, "write");
+    real_fsync = dlsym(RTLD_NEXT, "fsync");
+    real_fdatasync = dlsym(RTLD_NEXT, "fdatasync");
+    real_ftruncate = dlsym(RTLD_NEXT, "ftruncate");
+    real_ftruncate64 = dlsym(RTLD_NEXT, "ftruncate64");
+    real_unlink = dlsym(RTLD_NEXT, "unlink");
+    real_open = dlsym(RTLD_NEXT, "open");
+    real_open64 = dlsym(RTLD_NEXT, "open64");
+    real_openat = dlsym(RTLD_NEXT, "openat");
+    prefix = getenv("FAULTSHIM_PREFIX");
+    prefix_length = prefix ? strlen(prefix) : 0;
+    const char *log = getenv("FAULTSHIM_LOG");
+    log_fd = -1;
+    if (log && prefix) log_fd = real_open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+}
+
+void faultshim_kill_at(unsigned long inode, long n) {
+    setup();
+    kill_inode = (ino_t)inode;
+    kill_countdown = n;
+}
+
+static int watched_path(const char *path) {
+    if (!prefix || !path || strncmp(path, prefix, prefix_length) != 0) return 0;
+    size_t n = strlen(path);
+    return !(n >= 4 && strcmp(path + n - 4, "-shm") == 0);
+}
+
+/* The path of a descriptor if it is one we record, else 0. */
+static int fd_path(int fd, char *out, size_t size) {
+    char link[64];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, out, size - 1);
+    if (n <= 0) return 0;
+    out[n] = 0;
+    return watched_path(out);
+}
+
+static void emit(char op, const char *path, int64_t offset, const void *data, int64_t length) {
+    if (log_fd < 0) return;
+    int saved = errno;
+    struct record r = {op, {0, 0, 0}, (int32_t)strlen(path), offset, length};
+    real_write(log_fd, &r, sizeof r);
+    real_write(log_fd, path, (size_t)r.path_length);
+    if (op == 'W' && length > 0) real_write(log_fd, data, (size_t)length);
+    errno = saved;
+}
+
+static void maybe_kill(int fd) {
+    if (kill_countdown <= 0) return;
+    struct stat st;
+    if (fstat(fd, &st) == 0 && st.st_ino == kill_inode && --kill_countdown == 0) raise(SIGKILL);
+}
+
+static void wrote(int fd, const void *data, ssize_t done, int64_t offset) {
+    char path[4096];
+    if (done > 0 && fd_path(fd, path, sizeof path)) emit('W', path, offset, data, done);
+}
+
+ssize_t pwrite64(int fd, const void *data, size_t n, off64_t offset) {
+    setup();
+    maybe_kill(fd);
+    ssize_t done = real_pwrite64(fd, data, n, offset);
+    wrote(fd, data, done, offset);
+    return done;
+}
+
+ssize_t pwrite(int fd, const void *data, size_t n, off_t offset) {
+    setup();
+    maybe_kill(fd);
+    ssize_t done = real_pwrite(fd, data, n, offset);
+    wrote(fd, data, done, offset);
+    return done;
+}
+
+ssize_t write(int fd, const void *data, size_t n) {
+    setup();
+    if (fd == log_fd) return real_write(fd, data, n);
+    maybe_kill(fd);
+    off_t at = lseek(fd, 0, SEEK_CUR);
+    ssize_t done = real_write(fd, data, n);
+    if (at >= 0) wrote(fd, data, done, at);
+    return done;
+}
+
+static void synced(int fd) {
+    char path[4096];
+    if (fd_path(fd, path, sizeof path)) emit('S', path, 0, NULL, 0);
+}
+
+int fsync(int fd) {
+    setup();
+    int r = real_fsync(fd);
+    if (r == 0) synced(fd);
+    return r;
+}
+
+int fdatasync(int fd) {
+    setup();
+    int r = real_fdatasync(fd);
+    if (r == 0) synced(fd);
+    return r;
+}
+
+static void truncated(int fd, int64_t size) {
+    char path[4096];
+    if (fd_path(fd, path, sizeof path)) emit('T', path, size, NULL, 0);
+}
+
+int ftruncate(int fd, off_t size) {
+    setup();
+    int r = real_ftruncate(fd, size);
+    if (r == 0) truncated(fd, size);
+    return r;
+}
+
+int ftruncate64(int fd, off64_t size) {
+    setup();
+    int r = real_ftruncate64(fd, size);
+    if (r == 0) truncated(fd, size);
+    return r;
+}
+
+int unlink(const char *path) {
+    setup();
+    int r = real_unlink(path);
+    if (r == 0 && watched_path(path)) emit('U', path, 0, NULL, 0);
+    return r;
+}
+
+static int opened(int fd, const char *path, int flags) {
+    char real[4096];
+    if (fd >= 0 && (flags & (O_CREAT | O_TRUNC)) && fd_path(fd, real, sizeof real)) {
+        struct stat st;
+        if ((flags & O_TRUNC) || (fstat(fd, &st) == 0 && st.st_size == 0)) emit('C', real, 0, NULL, 0);
+    }
+    (void)path;
+    return fd;
+}
+
+int open(const char *path, int flags, ...) {
+    setup();
+    mode_t mode = 0;
+    if (flags & O_CREAT) {
+        va_list args;
+        va_start(args, flags);
+        mode = va_arg(args, mode_t);
+        va_end(args);
+    }
+    return opened(real_open(path, flags, mode), path, flags);
+}
+
+int open64(const char *path, int flags, ...) {
+    setup();
+    mode_t mode = 0;
+    if (flags & O_CREAT) {
+        va_list args;
+        va_start(args, flags);
+        mode = va_arg(args, mode_t);
+        va_end(args);
+    }
+    return opened(real_open64(path, flags, mode), path, flags);
+}
+
+int openat(int dir, const char *path, int flags, ...) {
+    setup();
+    mode_t mode = 0;
+    if (flags & O_CREAT) {
+        va_list args;
+        va_start(args, flags);
+        mode = va_arg(args, mode_t);
+        va_end(args);
+    }
+    return opened(real_openat(dir, path, flags, mode), path, flags);
+}
