@@ -85,6 +85,7 @@ class Table:
         self.rolls: list[CupRoll] = []
         self._undoable: list[Any] = []  # states before each answer that may still be taken back
         self.undone: list[Line] = []  # the narration the last undo took back, until the next change
+        self._told_from = 0  # the narration's length before the last answer: what followed it stays on show
         self.generation = 0  # counts the games set up or loaded on this table: a new one means new seats
         self._subscribers: list[Callable[[], None]] = []
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -143,6 +144,7 @@ class Table:
         self.rules, self.state, self.game_id = rules, state, None
         self.generation += 1
         self.events, self.rolls, self._undoable, self.undone = [], [], [], []
+        self._told_from = 0
 
     # -- commands -------------------------------------------------------------------------------------------
 
@@ -310,6 +312,8 @@ class Table:
             self._undoable.clear()  # the cup rolled, or a secret answer: no undo past it
         if "answer" in event:
             self.undone = []
+            self._told_from = len(self.rules.narration(before))
+        self._told_from = min(self._told_from, len(self.rules.narration(self.state)))
         if self.state.over:
             self._undoable.clear()  # the game is over and in the history
         if "roll" in event:
@@ -332,8 +336,9 @@ class Table:
     def view(self, seat: str | None = None) -> dict:
         """What `seat` may see (None: the public board). The only way state leaves the table.
 
-        Beside the game's board: the prompt (and, for a seat, its own question), this round's narration (a
-        seat also gets the lines only it may read), what the last undo took back, and the cup's commitments.
+        Beside the game's board: the prompt (and, for a seat, its own question), the narration on show (this
+        round's and all since the last answer; a seat also gets the lines only it may read), what the last undo
+        took back, and the cup's commitments.
         """
         self._need_game()
         state, rules = self.state, self.rules
@@ -342,8 +347,8 @@ class Table:
         out["board"] = rules.BOARD
         prompt = rules.prompt(state)
         out["prompt"] = prompt.public_json() if prompt is not None else None
-        this_round = [entry for entry in self.narration() if entry.round == state.round]
-        out["narration"] = [entry.to_json() for entry in this_round if not entry.seats]
+        shown = self.shown_narration()
+        out["narration"] = [entry.to_json() for entry in shown if not entry.seats]
         out["undone"] = [entry.to_json() for entry in self.undone]
         # The latest rolls with their commitments (this round's and the last reveal's), not the whole game's.
         out["cup_rolls"] = [r.public_json() for r in self.rolls[-RECENT_ROLLS:]]
@@ -351,13 +356,20 @@ class Table:
         if seat is not None:
             question = rules.question(state, seat) if not state.over else None
             out["question"] = question.to_json() if question is not None else None
-            out["narration_mine"] = [entry.to_json() for entry in this_round if seat in entry.seats]
+            out["narration_mine"] = [entry.to_json() for entry in shown if seat in entry.seats]
         return out
 
     def question(self, seat: str):
         """What `seat` is asked now, or None."""
         self._need_game()
         return None if self.state.over else self.rules.question(self.state, seat)
+
+    def shown_narration(self) -> list[Line]:
+        """The lines a screen shows now: this round's, and everything since the last answer (so the end of a
+        round that moved on by itself, its last deaths and zombies, stays on show until the next answer)."""
+        lines = self.narration()
+        start = next((i for i, entry in enumerate(lines) if entry.round == self.state.round), len(lines))
+        return lines[min(start, self._told_from):]
 
     def narration(self) -> list[Line]:
         """The whole game's narration so far, oldest first (secret lines included: filter by `seats`)."""

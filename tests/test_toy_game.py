@@ -70,8 +70,10 @@ def test_lucky_die_plays_to_its_end_through_the_table_and_resumes_from_its_save_
         table.answer({"seat": "blue", "number": 4}, question=guess["id"])  # the die shows 3: a miss
         assert table.state.round == 2
 
-        assert table.view(None)["narration"] == []  # this round's lines only: the die was round 1's
+        # The round moved on by itself: what ended round 1 stays on show until the next answer.
+        assert keys(table.view(None)["narration"]) == ["toy.n.guess", "toy.n.die"]
         table.answer({"seat": "red", "vote": "red"})
+        assert table.view(None)["narration"] == []  # round 2 has said nothing yet; round 1 is gone
         table.answer({"seat": "blue", "vote": "red"})
         assert table.view(None)["narration"][0]["params"] == {"colour": "red", "count": 2}
         table.answer({"seat": "red", "number": 6})  # the die shows 5: a miss
