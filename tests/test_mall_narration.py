@@ -42,10 +42,18 @@ def told(state) -> tuple[Line, ...]:
     return mall.narration(state)
 
 
-def said(before, after) -> list[Line]:
+ANSWERED = {"mall.n.voted", "mall.n.chose", "mall.n.pass"}  # who answered: tested on their own below
+
+
+def said_all(before, after) -> list[Line]:
     """The lines `after` added to the narration of `before`."""
     assert told(after)[:len(told(before))] == told(before), "the narration only grows"
     return list(told(after)[len(told(before)):])
+
+
+def said(before, after) -> list[Line]:
+    """What the steps said, beside who answered."""
+    return [entry for entry in said_all(before, after) if entry.message.key not in ANSWERED]
 
 
 def keys(lines) -> list[str]:
@@ -131,11 +139,13 @@ def test_truck_vote_ballots_only_at_the_reveal_with_their_weights_then_the_winne
     state = game(characters=at(4, {"red": ["pinup", "tough"], "blue": ["pinup"]}), deck=17)
     assert told(state) == (line(1, "mall.n.vote.start.truck", location=4, colours=["red", "blue"]),)
     red = vote(state, red="red")
-    assert said(state, red) == []  # a ballot says nothing before the reveal (the view shows that he voted)
+    assert said_all(state, red) == [line(1, "mall.n.voted", colour="red")]  # who voted, never for whom
     changed = vote(red, red="blue")
-    assert said(red, changed) == []
+    assert said_all(red, changed) == [line(1, "mall.n.voted", colour="red")]
     both = vote(changed, red="red", blue="blue")
-    assert said(changed, both) == [
+    assert said_all(changed, both) == [
+        line(1, "mall.n.voted", colour="red"),
+        line(1, "mall.n.voted", colour="blue"),
         line(1, "mall.n.vote.ballots", ballots=[nest("mall.n.ballot", voter="red", count=2, candidate="red"),
                                                 nest("mall.n.ballot", voter="blue", count=1, candidate="blue")]),
         line(1, "mall.n.vote.won.truck", colour="red", location=4, count=2, against=1),
@@ -235,12 +245,18 @@ def test_security_camera_lets_its_player_alone_see_what_the_dice_bring():
     ]
 
 
-def test_elected_chief_destination_is_public_the_others_say_nothing_before_the_reveal():
+def test_a_pass_in_a_card_window_is_said():
+    state = roll(game(phase="arrival", characters=ELSEWHERE, hands={"green": 1}), 6, 6, 6, 6)
+    passed = act(state, {"seat": "green", "pass": True})
+    assert said_all(state, passed)[0] == line(1, "mall.n.pass", colour="green")
+
+
+def test_elected_chief_destination_is_public_the_others_say_only_that_they_chose_before_the_reveal():
     state = game(phase="destination", chief="blue", elected=True, characters=ELSEWHERE, cup=[1, 1, 1, 1])
     chief = act(state, {"seat": "blue", "go": 3})
     assert said(state, chief) == [line(1, "mall.n.destination.chief", colour="blue", location=3)]
     red = act(chief, {"seat": "red", "go": 5}, {"seat": "red", "go": 6})
-    assert said(chief, red) == []  # the view shows who has chosen; where, only the reveal says
+    assert said_all(chief, red) == [line(1, "mall.n.chose", colour="red")] * 2  # who chose; where: the reveal
 
 
 # ---------------------------------------------------------------------------------------------------------------

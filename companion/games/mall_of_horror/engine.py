@@ -182,9 +182,10 @@ def _on_action(state: State, action: dict) -> State:
         old = state.vote
         ballot = old.ballot.cast(seat, action["vote"])
         vote = Vote(old.purpose, old.location, ballot, old.stage, old.threats)
+        state = evolve(state, told=state.told + (("mall.n.voted", state.round, seat),))  # who, never for whom
         if ballot.complete:
             return _reveal(state, vote)
-        return evolve(state, vote=vote)  # nothing to say before the reveal (the view shows who has voted)
+        return evolve(state, vote=vote)
     if "give" in action:
         hands = {**state.hands, action["give"]: state.hands[action["give"]] + 1}
         said = ("mall.n.deck.gift", state.round, state.searcher, action["give"])
@@ -224,7 +225,8 @@ def _choose_destination(state: State, seat: str, location: int) -> State:
     if state.step == "chief":  # the elected Chief chooses first, in public
         said = ("mall.n.destination.chief", state.round, seat, location)
         return evolve(state, destinations=destinations, step="secret", told=state.told + (said,))
-    # A secret choice says nothing before the reveal (the view shows who has chosen).
+    # A secret choice: who has chosen, never where, before the reveal.
+    state = evolve(state, told=state.told + (("mall.n.chose", state.round, seat),))
     if all(p in destinations for p in state.players):
         return evolve(state, destinations=destinations, phase="move", step="start")
     return evolve(state, destinations=destinations)
@@ -305,6 +307,7 @@ def _play(state: State, seat: str, action: dict) -> State:
 
 def _next_in_window(state: State) -> State:
     window = state.window
+    state = evolve(state, told=state.told + (("mall.n.pass", state.round, window.seat),))
     if window.turn + 1 < len(window.seats):
         return evolve(state, window=Window(window.kind, window.location, window.seats, window.turn + 1))
     return evolve(state, window=None, step="done" if window.kind == "camera" else "after_window")

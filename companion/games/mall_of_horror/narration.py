@@ -16,8 +16,7 @@ companion keeps:
 
 Those lines, and only those, are marked `act`. Secrets never enter a public line before their reveal: a private
 line (a key in PRIVATE) tells its seats what only they may know (the dice they looked at). A secret answer (a
-ballot, a secret destination) and a pass in a card window add no line: the view shows who has voted, chosen or
-is asked, and the reveal says the rest.
+ballot, a secret destination) says only who answered; the reveal says the rest.
 
 Speed: the engine takes thousands of steps a game, so the state holds plain tuples, one per line,
 `(key, round, *values)` (a private line: `(key, round, seats, *values)`), the values in the order PARAMS names
@@ -47,6 +46,10 @@ PARAMS: dict[str, tuple[str, ...]] = {
     "mall.n.put.dice": ("location", "count"),
     "mall.n.dice.on_closed": ("location", "count"),
     "mall.n.round": ("round",),
+    # answers that change nothing on the board: who answered (a secret answer says who, never what)
+    "mall.n.voted": ("colour",),
+    "mall.n.chose": ("colour",),
+    "mall.n.pass": ("colour",),
     # a) truck search, b) Chief election, votes
     "mall.n.truck.empty": (),
     "mall.n.truck.nobody": ("location",),
