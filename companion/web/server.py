@@ -256,6 +256,10 @@ class PhoneServer:
         # No per-message deflate: on a LAN it saves nothing that matters and would compress every state once
         # per phone (200 phones: 200 compressions per change).
         ws = web.WebSocketResponse(heartbeat=20, max_msg_size=4 * 1024 * 1024, compress=False)
+        if not ws.can_prepare(request).ok:  # a plain GET: no socket to say anything on
+            if who is None:
+                return web.Response(status=404, text="unknown\n")
+            return web.Response(status=400, text="This is the table's WebSocket.\n")
         lang = language(request.query.get("lang"))
         if self._too_many(address, token, who):
             await ws.prepare(request)
