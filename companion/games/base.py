@@ -280,8 +280,15 @@ class GameState(Protocol):
     winners: tuple[str, ...]
 
 
+# The sounds a screen may play, a closed set like the question kinds. A game may name, in an optional module-level
+# `SOUNDS: Mapping[str, str]`, the narration keys (or a key's family: "mall.n.breach" for "mall.n.breach.defence")
+# whose public lines make one of them heard; a game without SOUNDS is silent.
+SOUND_NAMES = ("dice", "breach", "reveal")
+
+
 class Game(Protocol):
-    """A game's rules, pure: no I/O, no randomness (dice and picks come in as events from the table's cup)."""
+    """A game's rules, pure: no I/O, no randomness (dice and picks come in as events from the table's cup).
+    Optional: `SOUNDS` (see SOUND_NAMES)."""
 
     NAME: str  # the registry's name, e.g. "mall-of-horror"
     SETUP: Setup

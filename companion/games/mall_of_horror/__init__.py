@@ -10,7 +10,7 @@ from .engine import advance, apply, cup_request, steps
 from .narration import lines
 from .position import position_of, record, start
 from .prompts import check, prompt, question
-from .setup import SETUP, TERMS
+from .setup import SETUP, SOUNDS, TERMS
 from .state import Options, State
 from .view import REVEALED_PHASES, view
 
@@ -36,7 +36,7 @@ def narration(state: State) -> tuple[Line, ...]:
 
 
 __all__ = [
-    "BOARD", "LOCALE", "NAME", "SETUP", "TERMS", "CupRequest", "IllegalAction", "Options", "Prompt", "State",
-    "advance", "apply", "check", "cup_request", "decide", "dice_revealed", "narration", "position_of", "prompt",
-    "question", "record", "start", "steps", "view",
+    "BOARD", "LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "CupRequest", "IllegalAction", "Options", "Prompt",
+    "State", "advance", "apply", "check", "cup_request", "decide", "dice_revealed", "narration", "position_of",
+    "prompt", "question", "record", "start", "steps", "view",
 ]

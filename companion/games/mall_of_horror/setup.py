@@ -16,6 +16,13 @@ TERMS = {
     "phase": "mall.phase",
 }
 
+# Narration key (or family) -> the sound a screen plays when such a public line appears (base.SOUND_NAMES).
+SOUNDS = {
+    "mall.n.setup.zombies": "dice", "mall.n.place.dice": "dice", "mall.n.arrival": "dice",
+    "mall.n.reveal": "reveal", "mall.n.vote.ballots": "reveal",
+    "mall.n.breach": "breach", "mall.n.parking.eats": "breach",
+}
+
 
 def _choice(option: str, value: str) -> Item:
     return Item(value, msg(f"mall.option.{option}.{value}"))
