@@ -32,9 +32,9 @@ from .board import (
     rescue_at,
 )
 from .narration import dice_lines, params
-from .state import Character, Options, State, Vote, Window, evolve
+from .state import Character, Options, Phase, State, Step, Vote, Window, evolve
 
-PHASES = ("truck", "chief", "arrival", "destination", "move", "attack")
+PHASES = (Phase.TRUCK, Phase.CHIEF, Phase.ARRIVAL, Phase.DESTINATION, Phase.MOVE, Phase.ATTACK)  # of a round
 
 
 # -- a new game -----------------------------------------------------------------------------------------------
@@ -59,8 +59,8 @@ def new_game(players: list[str] | tuple[str, ...], options: Options | None = Non
         hands=hands,
         deck=DECK_SIZE - len(players),
         played=dict.fromkeys(DECK, 0),
-        phase="placement",
-        step="roll",
+        phase=Phase.PLACEMENT,
+        step=Step.ROLL,
         told=tuple(lines),
     )
     return advance(state)
@@ -129,16 +129,16 @@ def _on_roll(state: State, dice: object) -> State:
     ):
         raise IllegalAction("mall.refuse.bad_roll", count=request.count, value=repr(dice))
     dice = tuple(dice)
-    if state.phase == "placement" and state.step == "roll":
-        return evolve(state, dice=dice, step="place")  # public: the placement says the dice
-    if state.phase == "placement" and state.step == "zombies":
+    if state.phase == Phase.PLACEMENT and state.step == Step.ROLL:
+        return evolve(state, dice=dice, step=Step.PLACE)  # public: the placement says the dice
+    if state.phase == Phase.PLACEMENT and state.step == Step.ZOMBIES:
         zombies = list(state.zombies)
         for d in dice:
             if state.is_open(d):
                 zombies[d - 1] += 1
         lines = (("mall.n.setup.zombies", 0, dice), *dice_lines(0, dice, state.closed),
                  ("mall.n.round", 1, 1))
-        return evolve(state, zombies=tuple(zombies), round=1, phase="truck", step="start", dice=None,
+        return evolve(state, zombies=tuple(zombies), round=1, phase=Phase.TRUCK, step=Step.START, dice=None,
                       narration=state.narration + state.told + lines, told=())  # setup told, round 1 begins
     # The four zombie dice, rolled in secret: only the elected Chief sees what they bring.
     lookers = frozenset({state.chief}) if state.elected else frozenset()
@@ -149,11 +149,11 @@ def _on_roll(state: State, dice: object) -> State:
     else:
         lines = (("mall.n.arrival.roll", r),)
     told = state.told + lines
-    if state.phase in ("destination", "move"):  # a position entered without the dice
-        return evolve(state, cup=dice, lookers=lookers, step="start", told=told)
+    if state.phase in (Phase.DESTINATION, Phase.MOVE):  # a position entered without the dice
+        return evolve(state, cup=dice, lookers=lookers, step=Step.START, told=told)
     seats = [p for p in state.clockwise() if state.hands[p] > 0 and p not in lookers]
     window = Window("camera", 0, tuple(seats)) if seats else None
-    return evolve(state, cup=dice, lookers=lookers, window=window, step="window" if window else "done",
+    return evolve(state, cup=dice, lookers=lookers, window=window, step=Step.WINDOW if window else Step.DONE,
                   told=told)
 
 
@@ -166,7 +166,7 @@ def _on_pick(state: State, index: object) -> State:
     if state.options.second_tie_victim == "colour":
         colour = state.lottery[index][0]
         said = ("mall.n.vote.drawn", state.round, colour, state.location)
-        return evolve(state, lottery=(), victim_colour=colour, step="victim", told=state.told + (said,))
+        return evolve(state, lottery=(), victim_colour=colour, step=Step.VICTIM, told=state.told + (said,))
     colour, kind = state.lottery[index]
     return _kill(evolve(state, lottery=()), colour, kind, "mall.n.kill.random")
 
@@ -189,13 +189,13 @@ def _on_action(state: State, action: dict) -> State:
     if "give" in action:
         hands = {**state.hands, action["give"]: state.hands[action["give"]] + 1}
         said = ("mall.n.deck.gift", state.round, state.searcher, action["give"])
-        return evolve(state, hands=hands, searcher=None, drawn=0, phase="chief", step="start",
+        return evolve(state, hands=hands, searcher=None, drawn=0, phase=Phase.CHIEF, step=Step.START,
                       told=state.told + (said,))
     if "play" in action:
         return _play(state, seat, action)
     if "pass" in action:
         return _next_in_window(state)
-    if state.phase == "placement":
+    if state.phase == Phase.PLACEMENT:
         return _place(state, seat, action["character"], action["go"])
     if "go" in action:
         return _choose_destination(state, seat, action["go"])
@@ -216,19 +216,19 @@ def _place(state: State, seat: str, kind: str, location: int) -> State:
     )
     state = evolve(state, characters=characters, dice=None, turn=state.turn + 1, told=state.told + (said,))
     if all(c.location for c in characters):
-        return evolve(state, step="zombies", turn=0)
-    return evolve(state, step="roll")
+        return evolve(state, step=Step.ZOMBIES, turn=0)
+    return evolve(state, step=Step.ROLL)
 
 
 def _choose_destination(state: State, seat: str, location: int) -> State:
     destinations = {**state.destinations, seat: location}
-    if state.step == "chief":  # the elected Chief chooses first, in public
+    if state.step == Step.CHIEF:  # the elected Chief chooses first, in public
         said = ("mall.n.destination.chief", state.round, seat, location)
-        return evolve(state, destinations=destinations, step="secret", told=state.told + (said,))
+        return evolve(state, destinations=destinations, step=Step.SECRET, told=state.told + (said,))
     # A secret choice: who has chosen, never where, before the reveal.
     state = evolve(state, told=state.told + (("mall.n.chose", state.round, seat),))
     if all(p in destinations for p in state.players):
-        return evolve(state, destinations=destinations, phase="move", step="start")
+        return evolve(state, destinations=destinations, phase=Phase.MOVE, step=Step.START)
     return evolve(state, destinations=destinations)
 
 
@@ -256,7 +256,7 @@ def _move(state: State, seat: str, kind: str) -> State:
                 said = ("mall.n.move.sprint" if sprint else "mall.n.move.go", r, seat, kind, mover.location, target)
             mover_moved = Character(mover.colour, mover.kind, target, mover.hidden)
             state = evolve(state, characters=tuple(mover_moved if c is mover else c for c in state.characters))
-    state = evolve(state, sprint=None, turn=state.turn + 1, step="move", told=state.told + (said,))
+    state = evolve(state, sprint=None, turn=state.turn + 1, step=Step.MOVE, told=state.told + (said,))
     return _end_if_rescued(state, "immediate")
 
 
@@ -275,7 +275,7 @@ def _play(state: State, seat: str, action: dict) -> State:
         return evolve(state, lookers=state.lookers | {seat}, told=state.told + tuple(lines))
     if kind == SPRINT:
         said = ("mall.n.card.sprint", r, seat, action["go"])
-        return evolve(state, sprint=action["go"], step="sprint", told=state.told + (said,))
+        return evolve(state, sprint=action["go"], step=Step.SPRINT, told=state.told + (said,))
     location = state.window.location
     if kind == THREAT:
         said = ("mall.n.card.threat", r, seat, location)
@@ -310,7 +310,7 @@ def _next_in_window(state: State) -> State:
     state = evolve(state, told=state.told + (("mall.n.pass", state.round, window.seat),))
     if window.turn + 1 < len(window.seats):
         return evolve(state, window=Window(window.kind, window.location, window.seats, window.turn + 1))
-    return evolve(state, window=None, step="done" if window.kind == "camera" else "after_window")
+    return evolve(state, window=None, step=Step.DONE if window.kind == "camera" else Step.AFTER_WINDOW)
 
 
 # -- votes ----------------------------------------------------------------------------------------------------
@@ -324,7 +324,7 @@ def _start_vote(state: State, purpose: str, location: int) -> State:
     weights = {p: state.vote_weight(p, location) + state.threats.get(p, 0) for p in candidates}
     vote = Vote(purpose, location, Ballot(tuple(candidates), weights), 1, dict(state.threats))
     said = (f"mall.n.vote.start.{purpose}", state.round, location, candidates)
-    return evolve(state, vote=vote, threats={}, step="vote", told=state.told + (said,))
+    return evolve(state, vote=vote, threats={}, step=Step.VOTE, told=state.told + (said,))
 
 
 def _reveal(state: State, vote: Vote) -> State:
@@ -345,16 +345,16 @@ def _reveal(state: State, vote: Vote) -> State:
         return _vote_won(state, vote.purpose, vote.location, winner, (tally[winner], against))
     if vote.stage == 1:
         lines.append(("mall.n.vote.tie", r, vote.location, leaders, tally[leaders[0]]))
-        return evolve(state, vote=_revote(state, vote, leaders), revealed=vote, step="vote",
+        return evolve(state, vote=_revote(state, vote, leaders), revealed=vote, step=Step.VOTE,
                       told=state.told + tuple(lines))
     # Second tie.
     if vote.purpose == "truck":
         lines.append(("mall.n.vote.tie2.truck", r, vote.location))
-        return evolve(state, vote=None, revealed=vote, phase="chief", step="start",
+        return evolve(state, vote=None, revealed=vote, phase=Phase.CHIEF, step=Step.START,
                       told=state.told + tuple(lines))
     if vote.purpose == "chief":
         lines.append(("mall.n.vote.tie2.chief", r, state.chief, vote.location))
-        return evolve(state, vote=None, revealed=vote, elected=False, phase="arrival", step="start",
+        return evolve(state, vote=None, revealed=vote, elected=False, phase=Phase.ARRIVAL, step=Step.START,
                       told=state.told + tuple(lines))
     if state.options.second_tie_victim == "colour":
         lottery = tuple((colour, "") for colour in leaders)
@@ -364,7 +364,7 @@ def _reveal(state: State, vote: Vote) -> State:
             (c.colour, c.kind) for p in leaders for c in state.of(p) if c.location == vote.location and not c.hidden
         )
         lines.append(("mall.n.vote.tie2.victim", r, vote.location, leaders))
-    return evolve(state, vote=None, revealed=vote, lottery=lottery, step="pick",
+    return evolve(state, vote=None, revealed=vote, lottery=lottery, step=Step.PICK,
                   told=state.told + tuple(lines))
 
 
@@ -394,13 +394,13 @@ def _vote_won(state: State, purpose: str, location: int, winner: str, votes: tup
         # A third card goes back under the deck.
         state = evolve(state, hands=hands, deck=state.deck - min(drawn, 2), told=told)
         if drawn >= 2:
-            return evolve(state, searcher=winner, drawn=drawn, step="gift")
-        return evolve(state, phase="chief", step="start")
+            return evolve(state, searcher=winner, drawn=drawn, step=Step.GIFT)
+        return evolve(state, phase=Phase.CHIEF, step=Step.START)
     if purpose == "chief":
         lines = (said,) if winner == state.chief else (said, ("mall.n.badge.elected", r, winner))
-        return evolve(state, chief=winner, elected=True, phase="arrival", step="start",
+        return evolve(state, chief=winner, elected=True, phase=Phase.ARRIVAL, step=Step.START,
                       told=state.told + tuple(lines))
-    return evolve(state, victim_colour=winner, step="victim", told=state.told + (said,))
+    return evolve(state, victim_colour=winner, step=Step.VICTIM, told=state.told + (said,))
 
 
 # -- deaths and the end ---------------------------------------------------------------------------------------
@@ -428,12 +428,12 @@ def _kill(state: State, colour: str, kind: str, why: str | None = None) -> State
     if loc == PARKING:
         zombies[PARKING - 1] -= 1  # this zombie has eaten; the next one gets its own vote
         lines.append(("mall.n.remove.ate", r, PARKING, 1))
-        step = "breach"
+        step = Step.BREACH
     else:
         if zombies[loc - 1]:
             lines.append(("mall.n.remove.feast", r, loc, zombies[loc - 1]))
         zombies[loc - 1] = 0  # after the feast all the zombies there leave
-        step = "next"
+        step = Step.NEXT
     living = {c.colour for c in characters}
     if colour not in living:
         lines.append(("mall.n.out", r, colour))
@@ -459,7 +459,7 @@ def finish(state: State) -> State:
     """The end: the highest score wins; a tie goes to the most cards in hand; still tied, it is shared."""
     best = max((state.score(p), state.hands[p]) for p in state.players)
     winners = tuple(p for p in state.players if (state.score(p), state.hands[p]) == best)
-    return evolve(state, phase="over", step="over", winners=winners, vote=None, window=None,
+    return evolve(state, phase=Phase.OVER, step=Step.OVER, winners=winners, vote=None, window=None,
                   told=state.told + tuple(_the_end(state, winners)))
 
 
@@ -491,9 +491,9 @@ def _the_end(state: State, winners: tuple[str, ...]) -> tuple:
 def _auto(state: State) -> State | None:
     """One step that needs no decision, or None when the state waits for players or the cup."""
     phase, step = state.phase, state.step
-    if phase == "placement":
+    if phase == Phase.PLACEMENT:
         return None  # the cup rolls, players place
-    if step == "start" and state.options.end_timing == "immediate" and state.rescued():
+    if step == Step.START and state.options.end_timing == "immediate" and state.rescued():
         return finish(state)
     handler = _AUTO.get((phase, step))
     return handler(state) if handler else None
@@ -502,10 +502,10 @@ def _auto(state: State) -> State | None:
 def _truck_start(state: State) -> State:
     if state.deck == 0:
         said = ("mall.n.truck.empty", state.round)
-        return evolve(state, elected=False, phase="chief", step="start", told=state.told + (said,))
+        return evolve(state, elected=False, phase=Phase.CHIEF, step=Step.START, told=state.told + (said,))
     if not state.visible_colours(PARKING):
         said = ("mall.n.truck.nobody", state.round, PARKING)
-        return evolve(state, elected=False, phase="chief", step="start", told=state.told + (said,))
+        return evolve(state, elected=False, phase=Phase.CHIEF, step=Step.START, told=state.told + (said,))
     return _start_vote(evolve(state, elected=False), "truck", PARKING)
 
 
@@ -516,32 +516,32 @@ def _chief_start(state: State) -> State:
         said = ("mall.n.chief.empty", state.round, state.chief, SECURITY_HQ)
     else:
         return _start_vote(state, "chief", SECURITY_HQ)
-    return evolve(state, elected=False, phase="arrival", step="start", told=state.told + (said,))
+    return evolve(state, elected=False, phase=Phase.ARRIVAL, step=Step.START, told=state.told + (said,))
 
 
 def _arrival_start(state: State) -> State:
-    return evolve(state, step="roll")
+    return evolve(state, step=Step.ROLL)
 
 
 def _arrival_done(state: State) -> State:
-    return evolve(state, phase="destination", step="start")
+    return evolve(state, phase=Phase.DESTINATION, step=Step.START)
 
 
 def _destination_start(state: State) -> State:
     if state.cup is None:
-        return evolve(state, step="roll")  # a position entered without the dice: roll them now
+        return evolve(state, step=Step.ROLL)  # a position entered without the dice: roll them now
     zombie_players = frozenset(p for p in state.players if not state.alive(p))
-    step = "chief" if state.elected and state.chief not in state.destinations else "secret"
+    step = Step.CHIEF if state.elected and state.chief not in state.destinations else Step.SECRET
     state = evolve(state, zombie_players=zombie_players, step=step)
-    if step == "secret" and all(p in state.destinations for p in state.players):
-        return evolve(state, phase="move", step="start")
+    if step == Step.SECRET and all(p in state.destinations for p in state.players):
+        return evolve(state, phase=Phase.MOVE, step=Step.START)
     return state
 
 
 def _move_start(state: State) -> State:
     """Reveal the destinations, then the dice: one zombie per die, then empty locations may fall."""
     if state.cup is None:
-        return evolve(state, step="roll")
+        return evolve(state, step=Step.ROLL)
     r = state.round
     lines = [("mall.n.reveal.destinations", r, tuple(state.clockwise()), state.destinations, state.zombie_players),
              ("mall.n.reveal.dice", r, state.cup), *dice_lines(r, state.cup, state.closed)]
@@ -557,13 +557,13 @@ def _move_start(state: State) -> State:
             closed.add(loc)
             zombies[loc - 1] = 0
     order = tuple(p for p in state.clockwise() if state.alive(p))
-    return evolve(state, zombies=tuple(zombies), closed=frozenset(closed), order=order, turn=0, step="move",
+    return evolve(state, zombies=tuple(zombies), closed=frozenset(closed), order=order, turn=0, step=Step.MOVE,
                   told=state.told + tuple(lines))
 
 
 def _move_turn(state: State) -> State | None:
     if state.turn >= len(state.order):
-        return evolve(state, phase="attack", step="start", order=(), turn=0)
+        return evolve(state, phase=Phase.ATTACK, step=Step.START, order=(), turn=0)
     seat = state.order[state.turn]
     if not prompts.move_options(state, seat):  # nothing of his can move
         said = ("mall.n.stay.none", state.round, seat, state.destinations[seat])
@@ -588,7 +588,7 @@ def _attack_start(state: State) -> State:
             lines.append((f"mall.n.put.{what}", r, leaders[0], 1, top))
         else:
             lines.append((f"mall.n.attraction.tie_{what}", r, leaders, top))
-    return evolve(state, zombies=tuple(zombies), location=1, step="breach", told=state.told + tuple(lines))
+    return evolve(state, zombies=tuple(zombies), location=1, step=Step.BREACH, told=state.told + tuple(lines))
 
 
 def _breach(state: State) -> State:
@@ -618,8 +618,8 @@ def _breach(state: State) -> State:
     present = {c.colour for c in state.at(loc)}
     seats = tuple(p for p in state.clockwise() if p in present and state.hands[p] > 0)
     if not seats:
-        return evolve(state, step="after_window", told=told)
-    return evolve(state, window=Window("attack", loc, seats), step="window", told=told)
+        return evolve(state, step=Step.AFTER_WINDOW, told=told)
+    return evolve(state, window=Window("attack", loc, seats), step=Step.WINDOW, told=told)
 
 
 def _after_window(state: State) -> State:
@@ -628,14 +628,14 @@ def _after_window(state: State) -> State:
     if loc == PARKING:
         if state.zombies[loc - 1] == 0:
             said = ("mall.n.repelled.parking", r, loc)
-            return evolve(state, step="next", threats={}, told=state.told + (said,))
+            return evolve(state, step=Step.NEXT, threats={}, told=state.told + (said,))
     elif not state.breached(loc):
         said = ("mall.n.repelled", r, loc, state.zombies[loc - 1], state.defence(loc))
-        return evolve(state, step="next", threats={}, told=state.told + (said,))
+        return evolve(state, step=Step.NEXT, threats={}, told=state.told + (said,))
     if not state.visible_colours(loc):  # everyone there is hidden
         key = "mall.n.all_hidden.parking" if loc == PARKING else "mall.n.all_hidden"
         said = (key, r, loc, state.zombies[loc - 1])
-        return evolve(state, step="next", threats={}, told=state.told + (said,))
+        return evolve(state, step=Step.NEXT, threats={}, told=state.told + (said,))
     return _start_vote(state, "victim", loc)
 
 
@@ -648,8 +648,8 @@ def _next_location(state: State, *lines) -> State:
         zombies[PARKING - 1] = 0
         state = evolve(state, zombies=tuple(zombies))
     if lines:
-        return evolve(state, location=loc + 1, step="breach", threats={}, told=state.told + tuple(lines))
-    return evolve(state, location=loc + 1, step="breach", threats={})
+        return evolve(state, location=loc + 1, step=Step.BREACH, threats={}, told=state.told + tuple(lines))
+    return evolve(state, location=loc + 1, step=Step.BREACH, threats={})
 
 
 def _round_end(state: State) -> State:
@@ -674,8 +674,8 @@ def _round_end(state: State) -> State:
         narration=state.narration + state.told + (("mall.n.round", r + 1, r + 1),),  # the round told
         told=(),
         round=state.round + 1,
-        phase="truck",
-        step="start",
+        phase=Phase.TRUCK,
+        step=Step.START,
         elected=False,
         cup=None,
         lookers=frozenset(),
@@ -689,17 +689,17 @@ def _round_end(state: State) -> State:
 
 
 _AUTO = {
-    ("truck", "start"): _truck_start,
-    ("chief", "start"): _chief_start,
-    ("arrival", "start"): _arrival_start,
-    ("arrival", "done"): _arrival_done,
-    ("destination", "start"): _destination_start,
-    ("move", "start"): _move_start,
-    ("move", "move"): _move_turn,
-    ("attack", "start"): _attack_start,
-    ("attack", "breach"): _breach,
-    ("attack", "after_window"): _after_window,
-    ("attack", "next"): _next_location,
+    (Phase.TRUCK, Step.START): _truck_start,
+    (Phase.CHIEF, Step.START): _chief_start,
+    (Phase.ARRIVAL, Step.START): _arrival_start,
+    (Phase.ARRIVAL, Step.DONE): _arrival_done,
+    (Phase.DESTINATION, Step.START): _destination_start,
+    (Phase.MOVE, Step.START): _move_start,
+    (Phase.MOVE, Step.MOVE): _move_turn,
+    (Phase.ATTACK, Step.START): _attack_start,
+    (Phase.ATTACK, Step.BREACH): _breach,
+    (Phase.ATTACK, Step.AFTER_WINDOW): _after_window,
+    (Phase.ATTACK, Step.NEXT): _next_location,
 }
 
 

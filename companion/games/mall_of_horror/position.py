@@ -11,7 +11,7 @@ from companion.games.base import IllegalAction, msg
 from . import prompts
 from .board import BOARD_ZOMBIES, CAPACITY, DECK, DECK_SIZE, LOCATIONS, PARKING, characters_for
 from .engine import PHASES, advance, new_game
-from .state import Character, Options, State, evolve
+from .state import Character, Options, Phase, State, Step, evolve
 
 POSITION_KEYS = {"round", "phase", "chief", "elected", "characters", "zombies", "closed", "hands", "deck",
                  "destinations", "cup", "played", "hidden"}
@@ -34,7 +34,7 @@ def from_position(players: tuple[str, ...], options: Options, position: object) 
     unknown = set(position) - POSITION_KEYS - RECORD_ONLY_KEYS
     if unknown:
         raise IllegalAction("mall.position.unknown_fields", fields=", ".join(sorted(unknown)))
-    phase = position.get("phase", "truck")
+    phase = position.get("phase", Phase.TRUCK)
     if phase not in PHASES:
         raise IllegalAction("mall.position.phase", phases=", ".join(PHASES), value=repr(phase))
     round_ = _int(position.get("round", 1), "round", 1)
@@ -82,23 +82,23 @@ def from_position(players: tuple[str, ...], options: Options, position: object) 
         if not isinstance(cup, list) or len(cup) != 4 or not all(type(d) is int and 1 <= d <= 6 for d in cup):
             raise IllegalAction("mall.position.cup", field="cup", example="[1, 3, 6, 6]")
         cup = tuple(cup)
-    if phase not in ("destination", "move", "attack") and (cup is not None or destinations):
+    if phase not in (Phase.DESTINATION, Phase.MOVE, Phase.ATTACK) and (cup is not None or destinations):
         raise IllegalAction("mall.position.cup_phase", fields="cup, destinations", phases="destination, move, attack")
-    if phase == "move":
+    if phase == Phase.MOVE:
         missing = [p for p in players if p not in destinations]
         if missing:
             raise IllegalAction("mall.position.missing_destinations", phase_name=phase, colours=missing)
-    if phase == "attack":  # the moves are made: only a zombie player's destination still counts (his zombie)
+    if phase == Phase.ATTACK:  # the moves are made: only a zombie player's destination still counts (his zombie)
         missing = [p for p in players if p not in destinations and not any(c.colour == p for c in characters)]
         if missing:
             raise IllegalAction("mall.position.missing_zombie_destinations", colours=missing)
 
     state = State(
         players=players, options=options, chief=chief, characters=characters, zombies=zombies, closed=closed,
-        hands=hands, deck=deck, played=played, round=round_, phase=phase, step="start", elected=elected,
+        hands=hands, deck=deck, played=played, round=round_, phase=phase, step=Step.START, elected=elected,
         cup=cup, lookers=frozenset({chief}) if elected and cup else frozenset(), destinations=destinations,
     )
-    if phase in ("move", "attack"):
+    if phase in (Phase.MOVE, Phase.ATTACK):
         # Players already out when the destinations were chosen add a zombie at the end of the round.
         state = evolve(state, zombie_players=frozenset(p for p in players if not state.alive(p)))
     if not state.alive(chief) and state.characters:
@@ -196,7 +196,7 @@ def record(state: State) -> dict:
         "scores": {p: state.score(p) for p in state.players},
         "winners": list(state.winners),
     }
-    if state.phase == "placement":
+    if state.phase == Phase.PLACEMENT:
         out["unplaced"] = {p: [c.kind for c in state.of(p) if not c.location] for p in state.players
                            if any(not c.location for c in state.of(p))}
     hidden = {p: [c.kind for c in state.of(p) if c.hidden] for p in state.players}
@@ -219,6 +219,6 @@ def position_of(state: State) -> dict:
     """A position that starts the game again from this state (taken at the start of a phase)."""
     out = record(state)
     keep = POSITION_KEYS - {"destinations", "cup"}
-    if state.phase in ("destination", "move", "attack"):
+    if state.phase in (Phase.DESTINATION, Phase.MOVE, Phase.ATTACK):
         keep |= {"destinations", "cup"}
     return {k: v for k, v in out.items() if k in keep}

@@ -31,7 +31,7 @@ from .board import (
     WEAPON,
     card_key,
 )
-from .state import State
+from .state import Phase, State, Step
 
 ACTION_KEYS = {
     "seat": str, "vote": str, "go": int, "character": str, "move": str, "victim": str,
@@ -71,11 +71,11 @@ def _prompt(state: State) -> Prompt | None:
     step = state.step
     if state.over:
         return None
-    if step == "vote":
+    if step == Step.VOTE:
         waiting = state.vote.ballot.missing
         return Prompt(BALLOT, {s: _options(state, s) for s in waiting}, True, question_key(state), step,
                       _title(state, None))
-    if step == "secret":
+    if step == Step.SECRET:
         waiting = [p for p in state.players if p not in state.destinations]
         return Prompt(PICK, {s: _options(state, s) for s in waiting}, True, question_key(state), step,
                       _title(state, None))
@@ -107,7 +107,7 @@ def question(state: State, seat: str) -> Question | None:
 def _title(state: State, seat: str | None) -> Message:
     """The question as a sentence: the seat's own (`seat`), or the table's (None, for a question put to many)."""
     step = state.step
-    if step == "vote":
+    if step == Step.VOTE:
         vote = state.vote
         key = f"mall.q.vote.{vote.purpose}" if vote.stage == 1 else f"mall.q.revote.{vote.purpose}"
         params = {"location": vote.location, "colours": list(vote.ballot.candidates)}
@@ -115,25 +115,25 @@ def _title(state: State, seat: str | None) -> Message:
             params["count"] = vote.ballot.weights[seat]
             return Message(key + ".mine", params)
         return Message(key, params)
-    if step == "place":
+    if step == Step.PLACE:
         return msg("mall.q.place", colour=seat, dice=list(state.dice or ()))
-    if step == "chief":
+    if step == Step.CHIEF:
         return msg("mall.q.chief_destination", colour=seat)
-    if step == "secret":
+    if step == Step.SECRET:
         if seat is None:
             return msg("mall.q.destinations")
         if seat in state.zombie_players:
             return msg("mall.q.zombie_destination", colour=seat)
         return msg("mall.q.destination", colour=seat)
-    if step == "move":
+    if step == Step.MOVE:
         return msg("mall.q.move", colour=seat, location=state.destinations.get(seat, 0))
-    if step == "sprint":
+    if step == Step.SPRINT:
         return msg("mall.q.sprint", colour=seat, location=state.sprint)
-    if step == "victim":
+    if step == Step.VICTIM:
         return msg("mall.q.victim", colour=seat, location=state.location)
-    if step == "gift":
+    if step == Step.GIFT:
         return msg("mall.q.gift" if state.drawn >= 3 else "mall.q.gift.two", colour=seat)
-    if step == "window":
+    if step == Step.WINDOW:
         window = state.window
         if window.kind == "camera":
             return msg("mall.q.camera", colour=seat)
@@ -165,7 +165,7 @@ def _choice(state: State, seat: str, action: dict, index: int) -> Choice:
         if "go" in action:
             params["location"] = action["go"]
         # In a card window the cards share the pad with "pass"; at a move they are folded away from the pad.
-        slot = _slot(index) if state.step == "window" else None
+        slot = _slot(index) if state.step == Step.WINDOW else None
         return Choice(action, Message(f"mall.choice.play.{card}", params), slot, "card",
                       msg(f"mall.card_effect.{card}"))
     if "pass" in action:
@@ -176,9 +176,9 @@ def _choice(state: State, seat: str, action: dict, index: int) -> Choice:
     if "go" in action:
         return Choice(action, msg("mall.choice.go", location=action["go"]), action["go"])
     if "move" in action:
-        target = state.sprint if state.step == "sprint" else state.destinations.get(seat, 0)
+        target = state.sprint if state.step == Step.SPRINT else state.destinations.get(seat, 0)
         mover = next(c for c in state.of(seat) if c.kind == action["move"])
-        key = "mall.choice.sprinter" if state.step == "sprint" else "mall.choice.move"
+        key = "mall.choice.sprinter" if state.step == Step.SPRINT else "mall.choice.move"
         label = msg(key, character=mover.kind, from_location=mover.location, location=target)
         return Choice(action, label, _slot(index), note=_landing(state, mover.location, target))
     if "victim" in action:
@@ -207,31 +207,32 @@ def question_key(state: State) -> tuple:
     )
 
 
-_KINDS = {"place": PICK, "chief": PICK, "gift": PICK, "window": CARDS, "move": PICK, "sprint": PICK, "victim": PICK}
+_KINDS = {Step.PLACE: PICK, Step.CHIEF: PICK, Step.GIFT: PICK, Step.WINDOW: CARDS, Step.MOVE: PICK, Step.SPRINT: PICK,
+          Step.VICTIM: PICK}
 
 
 def _sequential_seat(state: State) -> str | None:
     step = state.step
-    if step == "place":
+    if step == Step.PLACE:
         return state.clockwise()[state.turn % len(state.players)]
-    if step == "chief":
+    if step == Step.CHIEF:
         return state.chief
-    if step == "gift":
+    if step == Step.GIFT:
         return state.searcher
-    if step == "window":
+    if step == Step.WINDOW:
         return state.window.seat
-    if step in ("move", "sprint") and state.phase == "move" and state.turn < len(state.order):
+    if step in (Step.MOVE, Step.SPRINT) and state.phase == Phase.MOVE and state.turn < len(state.order):
         return state.order[state.turn]
-    if step == "victim":
+    if step == Step.VICTIM:
         return state.victim_colour
     return None
 
 
 def answering_seats(state: State) -> tuple[str, ...]:
     """Seats whose answer is accepted now (voters may change their ballot until the reveal)."""
-    if state.step == "vote":
+    if state.step == Step.VOTE:
         return tuple(state.vote.ballot.weights)
-    if state.step == "secret":
+    if state.step == Step.SECRET:
         return tuple(p for p in state.players if not (state.elected and p == state.chief))
     seat = _sequential_seat(state)
     return (seat,) if seat else ()
@@ -240,22 +241,22 @@ def answering_seats(state: State) -> tuple[str, ...]:
 def cup_request(state: State) -> CupRequest | None:
     if state.over:
         return None
-    if state.phase == "placement":
-        if state.step == "roll":
+    if state.phase == Phase.PLACEMENT:
+        if state.step == Step.ROLL:
             return CupRequest("roll", 2)
-        if state.step == "zombies":
+        if state.step == Step.ZOMBIES:
             return CupRequest("roll", 4)
         return None
-    if state.step == "roll":
+    if state.step == Step.ROLL:
         return CupRequest("roll", 4, public=False, visible_to=(state.chief,) if state.elected else ())
-    if state.step == "pick":
+    if state.step == Step.PICK:
         return CupRequest("pick", len(state.lottery))
     return None
 
 
 def forced_action(state: State) -> dict | None:
     """The answer taken for a seat that has exactly one legal answer (a secret vote is never forced)."""
-    if state.step in ("vote", "roll", "pick") or state.over:
+    if state.step in (Step.VOTE, Step.ROLL, Step.PICK) or state.over:
         return None
     p = prompt(state)
     if p is None:
@@ -278,25 +279,25 @@ def options_for(state: State, seat: str) -> list[dict]:
 
 def _options(state: State, seat: str) -> list[dict]:
     step = state.step
-    if step == "place":
+    if step == Step.PLACE:
         return placement_options(state, seat)
-    if step == "vote":
+    if step == Step.VOTE:
         return [{"seat": seat, "vote": c} for c in state.vote.ballot.candidates]
-    if step == "gift":
+    if step == Step.GIFT:
         return [{"seat": seat, "give": p} for p in state.clockwise(seat)[1:]]
-    if step in ("chief", "secret"):
+    if step in (Step.CHIEF, Step.SECRET):
         return [{"seat": seat, "go": loc} for loc in destination_choices(state, seat)]
-    if step == "move":
+    if step == Step.MOVE:
         moves = move_options(state, seat)
         if moves and _can_play(state, seat, SPRINT):
             moves += [{"seat": seat, "play": SPRINT, "go": loc} for loc in LOCATIONS if state.is_open(loc)]
         return moves
-    if step == "sprint":
+    if step == Step.SPRINT:
         return [{"seat": seat, "move": c.kind} for c in state.of(seat)]
-    if step == "victim":
+    if step == Step.VICTIM:
         return [{"seat": seat, "victim": c.kind} for c in state.of(seat)
                 if c.location == state.location and not c.hidden]
-    if step == "window":
+    if step == Step.WINDOW:
         return window_options(state, seat)
     return []
 
@@ -366,7 +367,7 @@ def check(state: State, action: object) -> dict:
                 return action
     action = _well_formed(action)
     if "close" in action:
-        if state.step != "vote":
+        if state.step != Step.VOTE:
             raise IllegalAction("mall.refuse.no_vote")
         return action
     seat = action["seat"]
@@ -423,8 +424,9 @@ def _well_formed(action: object) -> dict:
 
 
 CHARACTERS = (PINUP, TOUGH, GUNMAN, GIRL)
-_EXPECTED_VERBS = {"place": {"go"}, "vote": {"vote"}, "gift": {"give"}, "chief": {"go"}, "secret": {"go"},
-                   "move": {"move", "play"}, "sprint": {"move"}, "victim": {"victim"}, "window": {"play", "pass"}}
+_EXPECTED_VERBS = {Step.PLACE: {"go"}, Step.VOTE: {"vote"}, Step.GIFT: {"give"}, Step.CHIEF: {"go"},
+                   Step.SECRET: {"go"}, Step.MOVE: {"move", "play"}, Step.SPRINT: {"move"}, Step.VICTIM: {"victim"},
+                   Step.WINDOW: {"play", "pass"}}
 
 
 def explain(state: State, seat: str, action: dict) -> IllegalAction:
@@ -443,7 +445,7 @@ def explain(state: State, seat: str, action: dict) -> IllegalAction:
                              task=_task(state))
     if verb == "vote":
         return _explain_vote(state, seat, action["vote"])
-    if verb == "go" and step == "place":
+    if verb == "go" and step == Step.PLACE:
         return _explain_placement(state, seat, action)
     if verb == "go":
         return _explain_destination(state, seat, action["go"])
@@ -528,10 +530,10 @@ def _explain_card(state: State, seat: str, action: dict) -> IllegalAction:
     if state.played[key] >= DECK[key]:
         return IllegalAction("mall.refuse.cards_gone", count=DECK[key], card=key)
     window = state.window
-    if state.step == "move" and kind != SPRINT:
+    if state.step == Step.MOVE and kind != SPRINT:
         return IllegalAction("mall.refuse.only_sprint", colour=seat)
     if kind == SPRINT:
-        if state.step != "move":
+        if state.step != Step.MOVE:
             return IllegalAction("mall.refuse.sprint_own_move", colour=seat)
         if action["go"] not in LOCATIONS:
             return _no_location(action["go"])

@@ -11,6 +11,46 @@ from companion.games.base import IllegalAction
 from .board import CAPACITY, GUNMAN, LOCATIONS, PINUP, POINTS, TOUGH, rescue_at
 
 
+class Phase:
+    """Where the game stands: placement, the six phases of a round (rulebook a-f), the end.
+
+    The names are plain strings in a namespace, not an enum.StrEnum: the engine reads them thousands of times a
+    game, and an Enum member lookup made the whole rules bench 16 % slower (callgrind), these 3 %.
+    """
+
+    PLACEMENT = "placement"
+    TRUCK = "truck"
+    CHIEF = "chief"
+    ARRIVAL = "arrival"
+    DESTINATION = "destination"
+    MOVE = "move"
+    ATTACK = "attack"
+    OVER = "over"
+
+
+class Step:
+    """Where a phase stands: what the engine does next, or what it waits for."""
+
+    START = "start"  # the phase has not run its first automatic step yet
+    ROLL = "roll"  # the cup rolls (placement dice, the first zombies, the four zombie dice)
+    PLACE = "place"  # a player places a character
+    ZOMBIES = "zombies"  # the first zombies, after placement
+    VOTE = "vote"  # a secret ballot is open
+    PICK = "pick"  # the cup draws lots after a second tie
+    GIFT = "gift"  # the truck searcher gives a card
+    CHIEF = "chief"  # the elected Chief chooses his destination first, in public
+    SECRET = "secret"  # everyone else chooses a destination in secret
+    WINDOW = "window"  # a card window: play a card or pass, in turn
+    DONE = "done"  # the camera window is over
+    MOVE = "move"  # a player moves a character
+    SPRINT = "sprint"  # a player who played Sprint says which character runs
+    BREACH = "breach"  # the attack looks at the next location
+    AFTER_WINDOW = "after_window"  # the attack's card window is over: breached still?
+    VICTIM = "victim"  # the loser of a victim vote chooses who dies
+    NEXT = "next"  # the attack moves on to the next location
+    OVER = "over"
+
+
 @dataclass(frozen=True)
 class Options:
     """The table options a group chooses before the game (defaults are the rules' default rulings)."""
@@ -90,8 +130,8 @@ class State:
     deck: int  # cards in the truck deck
     played: Mapping[str, int]  # cards that have left the game, by deck entry (see board.DECK)
     round: int = 0  # 0 during setup
-    phase: str = "placement"  # placement, truck, chief, arrival, destination, move, attack, over
-    step: str = "start"  # where the phase stands; "start" until its first automatic step ran
+    phase: str = Phase.PLACEMENT
+    step: str = Step.START
     elected: bool = False  # the Chief was elected this round
     # What this round has decided so far.
     cup: tuple[int, ...] | None = None  # the four zombie dice, secret until the reveal
@@ -124,7 +164,7 @@ class State:
 
     @property
     def over(self) -> bool:
-        return self.phase == "over"
+        return self.phase == Phase.OVER
 
     def at(self, location: int) -> list[Character]:
         return [c for c in self.characters if c.location == location]

@@ -11,9 +11,9 @@ from companion.games.base import msg
 
 from .board import BOARD_ZOMBIES, LOCATIONS
 from .prompts import cup_request
-from .state import State, Vote
+from .state import Phase, State, Step, Vote
 
-REVEALED_PHASES = ("move", "attack", "over")  # the zombie dice and destinations are on the table
+REVEALED_PHASES = (Phase.MOVE, Phase.ATTACK, Phase.OVER)  # the zombie dice and destinations are on the table
 
 
 def view(state: State, seat: str | None = None) -> dict:
@@ -54,7 +54,7 @@ def _public(state: State) -> dict:
     request = cup_request(state)
     if request is not None:
         out["rolling"] = {"kind": request.kind, "count": request.count, "public": request.public}
-    if state.phase == "placement":
+    if state.phase == Phase.PLACEMENT:
         out["unplaced"] = {p: [c.kind for c in state.of(p) if not c.location] for p in state.players}
         if state.dice:
             out["dice"] = list(state.dice)
@@ -68,7 +68,7 @@ def _public(state: State) -> dict:
         if state.destinations:
             out["destinations"] = dict(state.destinations)
     else:
-        if state.step == "secret":
+        if state.step == Step.SECRET:
             out["chosen"] = [p for p in state.players if p in state.destinations]
         if state.elected and state.chief in state.destinations:
             out["chief_destination"] = state.destinations[state.chief]
@@ -76,7 +76,7 @@ def _public(state: State) -> dict:
             out["cup_rolled"] = True
     if state.window is not None:
         out["window"] = {"kind": state.window.kind, "location": state.window.location, "seat": state.window.seat}
-    if state.phase == "attack":
+    if state.phase == Phase.ATTACK:
         out["location"] = state.location
     if state.victim_colour:
         out["victim_colour"] = state.victim_colour
