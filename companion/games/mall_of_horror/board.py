@@ -16,8 +16,10 @@ def characters_for(player_count: int) -> tuple[str, ...]:
 
 
 RESTROOM, CACHOU, MEGATOYS, PARKING, SECURITY_HQ, SUPERMARKET = 1, 2, 3, 4, 5, 6
-LOCATIONS = (1, 2, 3, 4, 5, 6)
-CAPACITY: dict[int, int | None] = {1: 3, 2: 4, 3: 4, 4: None, 5: 3, 6: 6}  # None: unlimited
+LOCATIONS = (RESTROOM, CACHOU, MEGATOYS, PARKING, SECURITY_HQ, SUPERMARKET)
+CAPACITY: dict[int, int | None] = {  # None: unlimited
+    RESTROOM: 3, CACHOU: 4, MEGATOYS: 4, PARKING: None, SECURITY_HQ: 3, SUPERMARKET: 6,
+}
 FALL_AT = 8  # zombies before an empty location that make it fall
 SUPERMARKET_BREACH = 4  # the Supermarket is breached by this many zombies whatever its defence
 BOARD_ZOMBIES = 30  # figures in the box: more on the board is a warning, not an error

@@ -9,7 +9,7 @@ from __future__ import annotations
 from companion.games.base import IllegalAction, msg
 
 from . import prompts
-from .board import BOARD_ZOMBIES, CAPACITY, DECK, DECK_SIZE, LOCATIONS, PARKING, characters_for
+from .board import BOARD_ZOMBIES, CACHOU, CAPACITY, DECK, DECK_SIZE, LOCATIONS, PARKING, characters_for
 from .engine import PHASES, advance, new_game
 from .state import Character, Options, Phase, State, Step, evolve
 
@@ -45,7 +45,7 @@ def from_position(players: tuple[str, ...], options: Options, position: object) 
     if type(elected) is not bool:
         raise IllegalAction("mall.position.boolean", field="elected", first="true", second="false")
 
-    closed = position.get("closed", [2] if len(players) <= 4 else [])
+    closed = position.get("closed", [CACHOU] if len(players) <= 4 else [])
     if not isinstance(closed, list) or not all(type(c) is int and c in LOCATIONS for c in closed):
         raise IllegalAction("mall.position.closed", field="closed")
     if PARKING in closed:

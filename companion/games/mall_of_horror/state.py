@@ -8,7 +8,18 @@ from dataclasses import dataclass, field
 from companion.ballot import Ballot
 from companion.games.base import IllegalAction
 
-from .board import CAPACITY, GUNMAN, LOCATIONS, PINUP, POINTS, TOUGH, rescue_at
+from .board import (
+    CAPACITY,
+    GUNMAN,
+    LOCATIONS,
+    PARKING,
+    PINUP,
+    POINTS,
+    SUPERMARKET,
+    SUPERMARKET_BREACH,
+    TOUGH,
+    rescue_at,
+)
 
 
 class Phase:
@@ -196,7 +207,7 @@ class State:
 
     def breached(self, location: int) -> bool:
         zombies = self.zombies[location - 1]
-        if location == 6 and zombies >= 4:
+        if location == SUPERMARKET and zombies >= SUPERMARKET_BREACH:
             return True
         return zombies >= self.defence(location)
 
@@ -217,7 +228,7 @@ class State:
         places = {c.location for c in self.characters}
         if len(self.characters) <= rescue_at(len(self.players)):
             return True
-        return len(places) == 1 and 4 not in places
+        return len(places) == 1 and PARKING not in places
 
     def most(self, location_counts: dict[int, int]) -> int | None:
         """The one location with strictly the most, or None on a tie (or when there is nothing)."""
