@@ -6,12 +6,13 @@ position and the game carries on the same. The record is the table's own book, n
 
 from __future__ import annotations
 
-from companion.games.base import IllegalAction, msg
+from companion.games.base import IllegalAction
 
 from . import prompts
-from .board import BOARD_ZOMBIES, CACHOU, CAPACITY, DECK, DECK_SIZE, LOCATIONS, PARKING, characters_for
+from .board import CACHOU, CAPACITY, DECK, DECK_SIZE, LOCATIONS, PARKING, characters_for
 from .engine import PHASES, advance, new_game
 from .state import Character, Options, Phase, State, Step, evolve
+from .view import board
 
 POSITION_KEYS = {"round", "phase", "chief", "elected", "characters", "zombies", "closed", "hands", "deck",
                  "destinations", "cup", "played", "hidden"}
@@ -174,34 +175,21 @@ def _int(value: object, what: str, minimum: int) -> int:
 
 
 def record(state: State) -> dict:
-    """The table's record of a state (replay's output), in the shape of a position."""
+    """The table's record of a state (replay's output): the board as every view has it, in the shape of a
+    position (seats with nothing to list are left out), with what the table waits for."""
     current = prompts.prompt(state)
-    placed = [c for c in state.characters if c.location]
-    out: dict = {
-        "round": state.round,
-        "phase": state.phase,
-        "chief": state.chief,
-        "elected": state.elected,
-        "characters": {p: {c.kind: c.location for c in placed if c.colour == p} for p in state.players
-                       if any(c.colour == p for c in placed)},
-        "zombies": {str(loc): state.zombies[loc - 1] for loc in LOCATIONS},
-        "closed": sorted(state.closed),
-        "hands": dict(state.hands),
-        "deck": state.deck,
+    out = board(state)
+    for listed in ("characters", "hidden", "unplaced"):
+        if listed in out:
+            out[listed] = {p: items for p, items in out[listed].items() if items}
+    if not out["hidden"]:
+        del out["hidden"]
+    out.update({
         "played": dict(state.played),
         "waiting": list(current.seats) if current else [],
         "prompt": current.kind if current else None,
         "options": current.options if current else {},
-        "over": state.over,
-        "scores": {p: state.score(p) for p in state.players},
-        "winners": list(state.winners),
-    }
-    if state.phase == Phase.PLACEMENT:
-        out["unplaced"] = {p: [c.kind for c in state.of(p) if not c.location] for p in state.players
-                           if any(not c.location for c in state.of(p))}
-    hidden = {p: [c.kind for c in state.of(p) if c.hidden] for p in state.players}
-    if any(hidden.values()):
-        out["hidden"] = {p: kinds for p, kinds in hidden.items() if kinds}
+    })
     if state.destinations:
         out["destinations"] = dict(state.destinations)
     if state.cup is not None:
@@ -209,9 +197,6 @@ def record(state: State) -> dict:
     request = prompts.cup_request(state)
     if request is not None:
         out["cup_request"] = {"kind": request.kind, "count": request.count}
-    on_board = sum(state.zombies)
-    if on_board > BOARD_ZOMBIES:
-        out["warnings"] = [msg("mall.warning.figures", count=on_board, figures=BOARD_ZOMBIES).to_json()]
     return out
 
 

@@ -34,9 +34,9 @@ def view(state: State, seat: str | None = None) -> dict:
     return out
 
 
-def _public(state: State) -> dict:
+def board(state: State) -> dict:
+    """The public facts of the board, in the one shape every view and the table's record share."""
     out: dict = {
-        "players": list(state.players),
         "round": state.round,
         "phase": state.phase,
         "chief": state.chief,
@@ -51,13 +51,21 @@ def _public(state: State) -> dict:
         "scores": {p: state.score(p) for p in state.players},
         "winners": list(state.winners),
     }
+    if state.phase == Phase.PLACEMENT:
+        out["unplaced"] = {p: [c.kind for c in state.of(p) if not c.location] for p in state.players}
+    on_board = sum(state.zombies)
+    if on_board > BOARD_ZOMBIES:
+        out["warnings"] = [msg("mall.warning.figures", count=on_board, figures=BOARD_ZOMBIES).to_json()]
+    return out
+
+
+def _public(state: State) -> dict:
+    out: dict = {"players": list(state.players), **board(state)}
     request = cup_request(state)
     if request is not None:
         out["rolling"] = {"kind": request.kind, "count": request.count, "public": request.public}
-    if state.phase == Phase.PLACEMENT:
-        out["unplaced"] = {p: [c.kind for c in state.of(p) if not c.location] for p in state.players}
-        if state.dice:
-            out["dice"] = list(state.dice)
+    if state.phase == Phase.PLACEMENT and state.dice:
+        out["dice"] = list(state.dice)
     if state.vote is not None:
         out["vote"] = _vote(state.vote, with_ballots=False)
     if state.revealed is not None:
@@ -82,9 +90,6 @@ def _public(state: State) -> dict:
         out["victim_colour"] = state.victim_colour
     if state.searcher:
         out["searcher"] = state.searcher
-    on_board = sum(state.zombies)
-    if on_board > BOARD_ZOMBIES:
-        out["warnings"] = [msg("mall.warning.figures", count=on_board, figures=BOARD_ZOMBIES).to_json()]
     return out
 
 
