@@ -11,8 +11,6 @@ from companion.catalogue import text
 from companion.games.base import Message
 from companion.web import qr
 
-ServeOptions = BoxOptions  # `serve` takes the box's options, plus whether to draw QR codes in the terminal
-
 
 def say(line: str) -> None:
     print(line, flush=True)

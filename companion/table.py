@@ -23,7 +23,7 @@ from typing import Any
 
 from companion.cup import DiceCup, Roll
 from companion.games import get_game
-from companion.games.base import Game, IllegalAction, Line, Message, Refusal
+from companion.games.base import Game, GameState, IllegalAction, Line, Message, Refusal
 from companion.store import EventStore, GameRecord, StorageError, StoreError
 
 RECENT_ROLLS = 6  # rolls whose commitments every view carries
@@ -79,7 +79,7 @@ class Table:
         self.cup = cup or DiceCup()
         self.roll_when_asked = roll_when_asked  # replays roll from their own script instead
         self.rules: Game | None = None
-        self.state: Any = None
+        self.state: GameState | None = None
         self.game_id: int | None = None
         self.events: list[dict] = []  # this game's log, as stored
         self.rolls: list[CupRoll] = []

@@ -13,7 +13,7 @@ Everything a device shows comes from three things the rules describe themselves:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -326,5 +326,3 @@ class Game(Protocol):
     def record(self, state: Any) -> dict:
         """The table's full record of the state (replay's JSON)."""
 
-
-Subscriber = Callable[[], None]

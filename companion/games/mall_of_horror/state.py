@@ -186,9 +186,6 @@ class State:
     def alive(self, colour: str) -> bool:
         return any(c.colour == colour for c in self.characters)
 
-    def living_players(self) -> list[str]:
-        return [p for p in self.players if self.alive(p)]
-
     def is_open(self, location: int) -> bool:
         return location in LOCATIONS and location not in self.closed
 
@@ -229,12 +226,6 @@ class State:
         if len(self.characters) <= rescue_at(len(self.players)):
             return True
         return len(places) == 1 and PARKING not in places
-
-    def most(self, location_counts: dict[int, int]) -> int | None:
-        """The one location with strictly the most, or None on a tie (or when there is nothing)."""
-        top = max(location_counts.values(), default=0)
-        leaders = [loc for loc, n in location_counts.items() if n == top]
-        return leaders[0] if top > 0 and len(leaders) == 1 else None
 
     def pinups(self) -> dict[int, int]:
         return {loc: sum(c.kind == PINUP for c in self.at(loc)) for loc in LOCATIONS}
