@@ -1,8 +1,12 @@
 """`companion bench phones --clients N`: simulated phones against a real `companion serve` in another process.
 
 Six seat phones play random games (answering every question they are asked), the other clients watch as
-spectators. Printed: p50/p99 from an answer to its acknowledgement, p50/p99 from the last ballot of a vote to
-the reveal reaching every phone, and the server's peak memory.
+spectators; meanwhile more spectators come and go (5 connects and closes per client, 1,000 for 200 clients),
+which the seat phones must not feel. Printed: p50/p99 from an answer to its acknowledgement, p50/p99 from the
+last ballot of a vote to the reveal reaching every phone, the comings and goings, and the server's peak memory.
+
+The server caps sockets per address (a real table has one or a few per phone): the simulated spectators connect
+from addresses of their own on the loopback network (127.0.0.10 and up, 127.0.1.x for those who come and go).
 """
 
 from __future__ import annotations
@@ -14,12 +18,15 @@ import random
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
 import aiohttp
 
 SEATS = ["red", "yellow", "blue", "green", "purple", "black"]
+PER_ADDRESS = 24  # spectators per loopback address (the server takes 32 sockets from one address)
+CHURN_RATE = 100.0  # spectators coming (and going again) per second
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -38,6 +45,7 @@ class Bench:
         self.arrivals: dict[str, list[float]] = {}  # a reveal -> when each seat phone received it
         self.done = asyncio.Event()
         self.game_over = asyncio.Event()
+        self.churned = asyncio.Event()  # the spectators who come and go have all come and gone
 
     async def run(self, base: str, host_token: str, seat_urls: dict[str, str]) -> None:
         # No limit on open connections: aiohttp's default of 100 would hold the 101st phone back forever.
@@ -118,7 +126,7 @@ class Bench:
                 continue
             if data["type"] == "ack":
                 self.ack_ms.append((time.monotonic() - sent_at) * 1000)
-                if len(self.ack_ms) >= self.answers_wanted:
+                if len(self.ack_ms) >= self.answers_wanted and self.churned.is_set():
                     self.done.set()
                 continue
             if data["type"] != "state" or data["view"] is None:
@@ -131,7 +139,38 @@ class Bench:
             await answer()
 
 
-async def watch(base: str, token: str, count: int, stop: asyncio.Event) -> dict[str, list[float]]:
+def connector(address: str) -> aiohttp.TCPConnector:
+    return aiohttp.TCPConnector(local_addr=(address, 0), limit=0)
+
+
+async def churn(base: str, token: str, total: int) -> tuple[int, float]:
+    """Spectators who come, get the board and go again, CHURN_RATE a second: (how many, seconds)."""
+    sessions = [aiohttp.ClientSession(connector=connector(f"127.0.1.{k}")) for k in range(1, 9)]
+    started = time.monotonic()
+    done = 0
+    limit = asyncio.Semaphore(16)
+
+    async def one(i: int) -> None:
+        nonlocal done
+        async with limit:
+            ws = await sessions[i % len(sessions)].ws_connect(f"{base}/ws/{token}")
+            for _ in range(2):  # welcome, then the board
+                await ws.receive()
+            await ws.close()
+            done += 1
+
+    tasks = []
+    for i in range(total):
+        await asyncio.sleep(max(0.0, started + i / CHURN_RATE - time.monotonic()))
+        tasks.append(asyncio.ensure_future(one(i)))
+    await asyncio.gather(*tasks)
+    for session in sessions:
+        await session.close()
+    return done, time.monotonic() - started
+
+
+async def watch(base: str, token: str, count: int, stop: asyncio.Event,
+                comings: int = 0) -> dict[str, list[float]]:
     """Spectators (in their own process): when each new reveal reaches each of them."""
     arrivals: dict[str, list[float]] = {}
 
@@ -143,25 +182,31 @@ async def watch(base: str, token: str, count: int, stop: asyncio.Event) -> dict[
                 last = revealed
                 arrivals.setdefault(revealed, []).append(time.monotonic())
 
-    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
-        sockets = [await session.ws_connect(f"{base}/ws/{token}") for _ in range(count)]
-        tasks = [asyncio.ensure_future(one(ws)) for ws in sockets]
-        print("ready", flush=True)
-        await stop.wait()
-        for ws in sockets:
-            await ws.close()
-        for task in tasks:
-            task.cancel()
+    sessions = [aiohttp.ClientSession(connector=connector(f"127.0.0.{10 + k}"))
+                for k in range((count + PER_ADDRESS - 1) // PER_ADDRESS)]
+    sockets = [await sessions[i // PER_ADDRESS].ws_connect(f"{base}/ws/{token}") for i in range(count)]
+    tasks = [asyncio.ensure_future(one(ws)) for ws in sockets]
+    print("ready", flush=True)
+    came, seconds = await churn(base, token, comings)
+    print(f"churned {came} {seconds:.1f}", flush=True)
+    await stop.wait()
+    for ws in sockets:
+        await ws.close()
+    for task in tasks:
+        task.cancel()
+    for session in sessions:
+        await session.close()
     return arrivals
 
 
-def spectators_main(base: str, token: str, count: int) -> None:
-    """`python -m companion.bench_phones BASE TOKEN COUNT`: watch until stdin closes, print the arrivals."""
+def spectators_main(base: str, token: str, count: int, comings: int = 0) -> None:
+    """`python -m companion.bench_phones BASE TOKEN COUNT COMINGS`: watch (while COMINGS spectators come and go)
+    until stdin closes, then print the arrivals."""
     async def run() -> dict[str, list[float]]:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         loop.add_reader(sys.stdin.fileno(), lambda: stop.set() if not sys.stdin.readline() else None)
-        return await watch(base, token, count, stop)
+        return await watch(base, token, count, stop, comings)
 
     json.dump(asyncio.run(run()), sys.stdout)
 
@@ -183,8 +228,9 @@ def peak_memory_mb(pid: int) -> float:
     return float("nan")
 
 
-def bench_phones(clients: int = 6, answers: int = 300, seed: int = 1) -> dict:
+def bench_phones(clients: int = 6, answers: int = 300, seed: int = 1, comings: int | None = None) -> dict:
     clients = max(clients, len(SEATS))
+    comings = 5 * clients if comings is None else comings
     with tempfile.TemporaryDirectory() as folder:
         server = subprocess.Popen(
             [sys.executable, "-m", "companion", "serve", "--db", os.path.join(folder, "bench.sqlite3"),
@@ -205,12 +251,24 @@ def bench_phones(clients: int = 6, answers: int = 300, seed: int = 1) -> dict:
             seat_urls = {**{s: urls[s] for s in SEATS}, "spectator": urls["watch"].rsplit("/", 1)[1]}
             watching = clients - len(SEATS)
             watcher = subprocess.Popen([sys.executable, "-m", "companion.bench_phones", base,
-                                        seat_urls["spectator"], str(watching)],
+                                        seat_urls["spectator"], str(watching), str(comings)],
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
             if watcher.stdout.readline().strip() != "ready":
                 raise RuntimeError("the spectators' process did not start")
             bench = Bench(clients, answers, seed)
-            asyncio.run(bench.run(base, urls["host"].rsplit("/", 1)[1], seat_urls))
+            churned: list[str] = []
+
+            async def measure() -> None:
+                loop = asyncio.get_running_loop()
+
+                def heard() -> None:  # the spectators' process says when its comings and goings are done
+                    churned.extend(watcher.stdout.readline().split()[1:])
+                    loop.call_soon_threadsafe(bench.churned.set)
+
+                threading.Thread(target=heard, daemon=True).start()
+                await bench.run(base, urls["host"].rsplit("/", 1)[1], seat_urls)
+
+            asyncio.run(measure())
             memory = peak_memory_mb(server.pid)
             spectators, _ = watcher.communicate(timeout=60)  # closing its stdin ends it
             bench.reveal_ms = bench.reveal_times(json.loads(spectators), watching)
@@ -222,11 +280,14 @@ def bench_phones(clients: int = 6, answers: int = 300, seed: int = 1) -> dict:
         "ack_p50_ms": percentile(bench.ack_ms, 0.5), "ack_p99_ms": percentile(bench.ack_ms, 0.99),
         "reveal_p50_ms": percentile(bench.reveal_ms, 0.5), "reveal_p99_ms": percentile(bench.reveal_ms, 0.99),
         "server_peak_mb": memory,
+        "comings": int(churned[0]) if churned else 0, "comings_s": float(churned[1]) if churned else float("nan"),
     }
     goal = "10" if clients <= 6 else "50"
     print(f"phones bench: {clients} phones (6 seats playing random games, {clients - 6} spectators in a "
           f"process of their own) against companion serve")
     print(f"  answers acknowledged       {figures['answers']}")
+    print(f"  spectators came and went   {figures['comings']} connects and closes in {figures['comings_s']:.1f} s, "
+          f"during the answers")
     print(f"  answer -> ack              p50 {figures['ack_p50_ms']:.2f} ms   p99 {figures['ack_p99_ms']:.2f} ms "
           f"(goal p99 < {goal} ms)")
     print(f"  last ballot -> every phone p50 {figures['reveal_p50_ms']:.2f} ms   "
@@ -238,4 +299,4 @@ def bench_phones(clients: int = 6, answers: int = 300, seed: int = 1) -> dict:
 
 
 if __name__ == "__main__":
-    spectators_main(sys.argv[1], sys.argv[2], int(sys.argv[3]))
+    spectators_main(sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]) if len(sys.argv) > 4 else 0)

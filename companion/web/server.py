@@ -20,7 +20,7 @@ import re
 import secrets
 import socket
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +50,8 @@ SECURITY_HEADERS = {
 }
 SOCKETS_PER_ADDRESS = 32  # a phone with a few tabs open, many times over
 SOCKETS_PER_LINK = {"seat": 4, "host": 8, "spectator": 256}
+BROADCAST_CHUNK = 16  # phones sent a new board per turn of the loop: an answer waits for 16 sends, not 200
+MAX_BEHIND = 4 * 1024 * 1024  # bytes a phone may leave unread before it is dropped (it comes back for a new board)
 DEVICE_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")  # what a page sends as ?device=: its own random key
 # WebSocket close codes the page knows: taken over, new game, takeover refused, unknown token, host link renewed
 TAKEN_OVER, NEW_GAME, TAKEOVER_REFUSED, UNKNOWN_TOKEN, HOST_RENEWED, TOO_MANY = 4001, 4002, 4003, 4004, 4005, 4029
@@ -98,6 +100,9 @@ class Connection:
     address: str = ""  # where it connects from
     device: str = ""  # a seat connection's device (device_id of the key its page keeps)
     waiting: bool = False  # a new device asking for a seat: it gets the public board only, until allowed
+    transport: asyncio.Transport | None = None  # its socket, for the boards sent to everyone at once
+    seen: int = -1  # the version of the last state it was sent (none before its welcome)
+    welcomed: bool = False
 
     def error(self, code: str, message: Message) -> str:
         """An error message for this device: a stable code, the catalogue's key and params, the text."""
@@ -109,6 +114,29 @@ class Connection:
             return
         with contextlib.suppress(ConnectionError, RuntimeError):
             await self.ws.send_str(text)
+
+    def push(self, frame: bytes) -> None:
+        """A frame built once for many phones, written straight to the socket: no task, no encoding per phone.
+        A phone that has left too much unread is dropped; it reconnects and gets the board as it is then."""
+        transport = self.transport
+        if transport is None or transport.is_closing() or self.ws.closed:
+            return
+        if transport.get_write_buffer_size() > MAX_BEHIND:
+            log.info("a %s device reads nothing; dropped", self.who.role)
+            transport.abort()
+            return
+        transport.write(frame)
+
+
+def text_frame(text: str) -> bytes:
+    """A WebSocket text frame as the server sends it (unmasked, uncompressed), so the same bytes go to all."""
+    data = text.encode("utf-8")
+    size = len(data)
+    if size < 126:
+        return bytes((0x81, size)) + data
+    if size < 1 << 16:
+        return bytes((0x81, 126)) + size.to_bytes(2, "big") + data
+    return bytes((0x81, 127)) + size.to_bytes(8, "big") + data
 
 
 class PhoneServer:
@@ -128,8 +156,10 @@ class PhoneServer:
         self.listen_host = "0.0.0.0"
         self._sockets: Counter[str] = Counter()  # open sockets per address and per link ("link:<token>")
         self._memo: dict = {}  # the encoded states of the current table, until it changes
-        self._dirty = False
-        self._hosts_dirty = False
+        self._frames: dict[str, bytes] = {}  # those states as WebSocket frames
+        self._version = 0  # counts the changes of what the connections are shown
+        self._sending = False  # a round of sending is under way
+        self._queue: deque[Connection] = deque()  # who is sent the latest state next (host and seats first)
         self._own_hosts: set[str] | None = None
         self._runner: web.AppRunner | None = None
         self.give_pad: Callable[[str], None] | None = None  # the serial pads' "next pad pressed is his"
@@ -276,7 +306,7 @@ class PhoneServer:
                     "unknown_token", Message("protocol.unknown_token")))
                 await ws.close(code=UNKNOWN_TOKEN, message=b"unknown token")
                 return ws
-            connection = Connection(ws, who, lang=lang, address=address)
+            connection = Connection(ws, who, lang=lang, address=address, transport=request.transport)
             if who.role == "seat":
                 key = request.query.get("device", "")
                 connection.device = device_id(key if DEVICE_KEY.fullmatch(key) else secrets.token_urlsafe(16))
@@ -315,6 +345,7 @@ class PhoneServer:
             await self._ask_for_seat(connection)
             return
         await connection.send(protocol.encode("welcome", role=who.role, seat=who.seat))
+        connection.seen, connection.welcomed = self._version, True
         await connection.send(self._state_for(connection))
         request = self.requests.get(who.seat) if who.role == "seat" else None
         if request is not None:
@@ -333,6 +364,7 @@ class PhoneServer:
             for current in self._seat_devices(seat):
                 await current.send(protocol.encode("takeover_asked", request=request.id))
         await connection.send(protocol.encode("welcome", role="seat", seat=seat, waiting=True))
+        connection.seen, connection.welcomed = self._version, True
         await connection.send(self._state_for(connection))
         self._memo.pop("host", None)
         self._presence_changed()
@@ -501,6 +533,7 @@ class PhoneServer:
     async def _welcome(self, connection: Connection) -> None:
         who = connection.who
         await connection.send(protocol.encode("welcome", role=who.role, seat=who.seat))
+        connection.seen, connection.welcomed = self._version, True
         await connection.send(self._state_for(connection))
 
     async def _close(self, connection: Connection, text: str, code: int) -> None:
@@ -560,33 +593,56 @@ class PhoneServer:
         self._presence_changed()
 
     def _changed(self) -> None:
-        """Called after every change of the table: one broadcast soon, however many changes come at once."""
-        self._memo = {}
-        if not self._dirty:
-            self._dirty = True
-            asyncio.get_running_loop().call_soon(lambda: asyncio.ensure_future(self._broadcast()))
+        """Called after every change of the table: everyone is sent the new state soon, the latest only."""
+        self._memo, self._frames = {}, {}
+        self._version += 1
+        # The host and the seats first; then whoever has waited longest for a new state (no one starves).
+        self._queue = deque(sorted(self.connections, key=lambda c: (c.who.role == "spectator" or c.waiting,
+                                                                    c.seen)))
+        self._send_soon()
 
     def _presence_changed(self) -> None:
         """Who is connected changed: the hosts hear of it soon (the phones and spectators need not)."""
         self._memo.pop("connected", None)
         self._memo.pop("host", None)
-        if not self._hosts_dirty and not self._dirty:
-            self._hosts_dirty = True
-            asyncio.get_running_loop().call_soon(lambda: asyncio.ensure_future(self._broadcast(hosts_only=True)))
+        self._frames = {}
+        hosts = [c for c in self.connections if c.who.role == "host"]
+        for connection in hosts:
+            connection.seen = -1
+        self._queue.extendleft(hosts)
+        self._send_soon()
+
+    def _send_soon(self) -> None:
+        if not self._sending:
+            self._sending = True
+            asyncio.get_running_loop().call_soon(self._send_round)
+
+    def _send_round(self) -> None:
+        """Send the latest state to a few of those who have not seen it (the host and the seats first), and
+        come back for the others on the next turn of the loop: an answer arriving meanwhile waits for a few
+        sends, not for two hundred, and a phone reached late gets the latest state, never a stale one."""
+        version, queue, sent = self._version, self._queue, 0
+        frames = self._frames  # one frame per distinct state: the spectators all share one
+        while queue and sent < BROADCAST_CHUNK:
+            connection = queue.popleft()
+            if connection.seen >= version or not connection.welcomed or connection not in self.connections:
+                continue  # it has this state already (or it is gone, or not welcomed yet)
+            connection.seen = version
+            sent += 1
+            text = self._state_for(connection)
+            if connection.transport is None:
+                asyncio.ensure_future(connection.send(text))
+                continue
+            if text not in frames:
+                frames[text] = text_frame(text)
+            connection.push(frames[text])
+        if queue:
+            asyncio.get_running_loop().call_soon(self._send_round)
+        else:
+            self._sending = False
 
     def connected(self) -> list[str]:
         return sorted({c.who.seat for c in self.connections if c.who.role == "seat" and not c.waiting})
-
-    async def _broadcast(self, hosts_only: bool = False) -> None:
-        if hosts_only:
-            self._hosts_dirty = False
-            if self._dirty:
-                return  # a full broadcast is on its way
-        else:
-            self._dirty = self._hosts_dirty = False
-        memo = self._memo  # the public board is encoded once, each seat adds its own fields
-        targets = [c for c in self.connections if not hosts_only or c.who.role == "host"]
-        await asyncio.gather(*[c.send(self._state_for(c, memo)) for c in targets])
 
     def _state_for(self, connection: Connection, memo: dict | None = None) -> str:
         memo = self._memo if memo is None else memo
