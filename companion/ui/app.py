@@ -22,6 +22,7 @@ from companion.box import Box
 from companion.catalogue import LANGUAGES
 from companion.games.base import BALLOT, Line
 from companion.ui import boards, fonts
+from companion.ui.sound import Sounds
 from companion.ui.widgets import BG, Text
 from companion.ui.words import Words
 
@@ -30,6 +31,8 @@ log = logging.getLogger("companion.ui")
 KV = Path(__file__).resolve().parents[2] / "kv"
 SCREENS = ("board", "answer", "cover", "confirm", "join", "newgame", "menu", "history", "end")
 LANG_SETTING = "screen_language"
+MUTED_SETTING = "screen_muted"
+SPEECH_SETTING = "screen_speech"
 
 
 class CompanionApp(App):
@@ -41,13 +44,9 @@ class CompanionApp(App):
     def __init__(self, box: Box, lang: str | None = None, **kwargs):
         super().__init__(**kwargs)
         self.box = box
-        stored = None
-        if box.store is not None:
-            try:
-                stored = box.store.setting(LANG_SETTING)
-            except Exception:  # an old save file without settings: the default language
-                stored = None
-        self.words = Words(lang or stored or "en")
+        self.words = Words(lang or self._setting(LANG_SETTING) or "en")
+        self.sounds = Sounds(muted=bool(self._setting(MUTED_SETTING)), speech=bool(self._setting(SPEECH_SETTING)))
+        self.heard_from: int | None = None  # public lines before this index were there before the screen listened
         self.lang = self.words.lang
         self.font = self.words.font
         self.fresh_from = 0  # narration lines from this index on came with the current step
@@ -80,6 +79,26 @@ class CompanionApp(App):
                 log.warning("the language could not be kept in the save file")
         self.refresh(force=True)
 
+    def _setting(self, key: str):
+        if self.box.store is None:
+            return None
+        try:
+            return self.box.store.setting(key)
+        except Exception:  # an old save file without settings: the default
+            return None
+
+    def set_sound(self, muted: bool | None = None, speech: bool | None = None) -> None:
+        """The mute switch and the spoken narration's switch, kept in the save file like the language."""
+        for value, attribute, key in ((muted, "muted", MUTED_SETTING), (speech, "speech", SPEECH_SETTING)):
+            if value is None:
+                continue
+            setattr(self.sounds, attribute, value)
+            if self.box.store is not None:
+                try:
+                    self.box.store.set_setting(key, value)
+                except Exception:
+                    log.warning("the sound switches could not be kept in the save file")
+
     @property
     def no_cjk(self) -> bool:
         return fonts.missing_cjk()
@@ -94,15 +113,19 @@ class CompanionApp(App):
         self.title = self.words.t("ui.title")
         Window.clearcolor = BG
         Builder.load_file(str(KV / "widgets.kv"))
-        from companion.ui import screens
+        self.manager = ScreenManager(transition=NoTransition())
+        self.screen("board")  # the others are made the first time they are shown
+        return self.manager
 
-        for name in SCREENS:
+    def screen(self, name: str):
+        """The screen called `name`, made (with its kv/<name>.kv) the first time it is asked for."""
+        manager = self.manager
+        if not manager.has_screen(name):
+            from companion.ui import screens
+
             Builder.load_file(str(KV / f"{name}.kv"))
-        manager = ScreenManager(transition=NoTransition())
-        for name in SCREENS:
             manager.add_widget(screens.SCREEN_CLASSES[name](name=name))
-        self.manager = manager
-        return manager
+        return manager.get_screen(name)
 
     def on_start(self) -> None:
         self._unsubscribe = self.table.subscribe(self._refresh)
@@ -114,6 +137,7 @@ class CompanionApp(App):
             self.goto("newgame")
 
     def on_stop(self) -> None:
+        self.sounds.close()
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
@@ -148,6 +172,9 @@ class CompanionApp(App):
             # A new step: the lines it brought stand out until the next one.
             self.fresh_from = min(self.lines_seen, len(public))
             self.prompt_id = prompt_id
+        if self.heard_from is not None and len(public) > self.lines_seen:
+            self._hear(public[self.lines_seen:])
+        self.heard_from = len(public) if self.heard_from is None else self.heard_from
         self.lines_seen = len(public)
         self.public_lines = public
         Window.allow_screensaver = view is None or bool(view.get("over"))  # no blanking during a game
@@ -169,8 +196,17 @@ class CompanionApp(App):
                     other.stale = True
         self.redraws += 1
 
+    def _hear(self, lines: list[Line]) -> None:
+        """A step's new public lines are heard once the screen shows them (the next frame): their sounds, and the
+        lines spoken when speech is on."""
+        if self.sounds.muted:
+            return
+        said = [(entry.message.key, self.words.say(entry.message)) for entry in lines]
+        game_sounds = getattr(self.table.rules, "SOUNDS", None) or {}
+        Clock.schedule_once(lambda _dt: self.sounds.hear(said, self.lang, game_sounds), 0)
+
     def goto(self, name: str, **options) -> None:
-        screen = self.manager.get_screen(name)
+        screen = self.screen(name)
         screen.open(**options)
         self.manager.current = name
         screen.update(force=getattr(screen, "stale", False))

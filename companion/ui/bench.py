@@ -54,10 +54,10 @@ def bench_ui(idle: float = 30.0, answers: int = 200) -> int:
 
 
 def _child(kind: str, idle: float, answers: int) -> None:
-    from companion.ui.run import configure_kivy
+    from companion.ui.run import configure_kivy, open_window
 
     configure_kivy(os.environ.get("SDL_VIDEODRIVER") or "desktop")
-    from kivy.core.window import Window
+    Window = open_window()
 
     first = {}
 

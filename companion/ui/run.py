@@ -36,6 +36,8 @@ def configure_kivy(mode: str, size: tuple[int, int] = WINDOW) -> None:
     os.environ.setdefault("KIVY_NO_CONFIG", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+    # A change of the table is drawn at once, not at the next frame of the 30 a second (idle, it still sleeps).
+    os.environ.setdefault("KIVY_CLOCK", "interrupt")
     if mode == "kmsdrm":
         os.environ["SDL_VIDEODRIVER"] = "kmsdrm"
     from kivy.config import Config
@@ -52,6 +54,42 @@ def configure_kivy(mode: str, size: tuple[int, int] = WINDOW) -> None:
     Config.set("input", "mouse", "mouse,disable_multitouch")
 
 
+def open_window():
+    """Kivy's window, open, with the screens' scale set for it: the layouts are drawn for the Pi's 800x480 in dp,
+    and a bigger window (1280x800) shows the same screens larger (fonts, tokens, buttons), not emptier. Call it
+    after `configure_kivy` and before the app's widgets are imported (their sizes are taken at import)."""
+    from kivy.core.window import Window
+    from kivy.metrics import Metrics
+
+    _quiet_interrupt_clock()
+    scale = min(Window.width / WINDOW[0], Window.height / WINDOW[1])  # pixels: a HiDPI display counts too
+    Metrics.density = max(0.75, min(3.0, scale))
+    return Window
+
+
+def _quiet_interrupt_clock() -> None:
+    """Kivy's interruptible clock waits with asyncio.wait_for and lets its TimeoutError out of every frame in which
+    nothing was scheduled (kivy#8066): a frame that waited its time out is an ordinary frame."""
+    from kivy.clock import Clock
+
+    if not hasattr(Clock, "_async_event"):
+        return  # another clock (KIVY_CLOCK set otherwise)
+
+    async def wait_for(awaitable, timeout):
+        try:
+            return await asyncio.wait_for(awaitable, timeout)
+        except TimeoutError:
+            return None
+
+    def init_async_lib(lib, _init=Clock.init_async_lib):
+        _init(lib)
+        if lib == "asyncio":
+            Clock._async_wait_for = wait_for
+
+    Clock.init_async_lib = init_async_lib
+    init_async_lib("asyncio")
+
+
 async def run(options: BoxOptions, lang: str | None = None) -> int:
     mode = display()
     if mode is None:
@@ -61,6 +99,7 @@ async def run(options: BoxOptions, lang: str | None = None) -> int:
 
         return await serve(options)
     configure_kivy(mode)
+    open_window()
     from companion.ui.app import CompanionApp
 
     box = Box(options)

@@ -11,7 +11,14 @@ from kivy.clock import Clock
 from kivy.graphics import Color, Line, Mesh, Rectangle, RoundedRectangle
 from kivy.graphics.texture import Texture
 from kivy.metrics import dp
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty,
+    ColorProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
@@ -55,15 +62,36 @@ def app_font() -> str:
     return app.font if app is not None and getattr(app, "font", None) else "DejaVuSans"
 
 
+# The font sizes text is drawn in. SDL_ttf opens the font file once per size (Noto CJK costs about 2.5 MB a size),
+# so every text snaps down to one of these few sizes instead of any fraction of a pixel.
+SIZES = (8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 22, 25, 28, 32, 36, 40, 45, 50, 56, 64, 72, 80, 90)
+
+
+def font_px(size: float) -> int:
+    """The largest of SIZES not above `size` (the smallest one for anything smaller)."""
+    fitting = [s for s in SIZES if s <= size + 0.01]
+    return fitting[-1] if fitting else SIZES[0]
+
+
+def smaller(size: int) -> int:
+    lower = [s for s in SIZES if s < size]
+    return lower[-1] if lower else size
+
+
 class Text(Label):
     """A label that shrinks its font until the text fits its box (wrapped to its width), or grows its own
-    height with the text when `grow` is set. Text that still cannot fit is a bug the screenshot tests catch."""
+    height with the text when `grow` is set. Text that still cannot fit is a bug the screenshot tests catch.
+
+    Its glyphs are rendered once, in white; `ink` tints them on the canvas (kv/widgets.kv), so a change of colour
+    (a narration line that is no longer new, a button switched off) draws no text again. (No `bold`: SDL_ttf
+    draws a font file's one face either way, and each size would be opened twice.)"""
 
     base_font = NumericProperty(dp(18))
     min_font = NumericProperty(dp(11))
     wrap = BooleanProperty(True)
     grow = BooleanProperty(False)
     pad = NumericProperty(dp(4))
+    ink = ColorProperty(INK)
 
     def __init__(self, **kwargs):
         kwargs.setdefault("font_name", app_font())
@@ -78,27 +106,27 @@ class Text(Label):
 
     def fit(self, *_args) -> None:
         # Rendering text is the screen's dearest work: only again when the text, the font or the box changed.
-        key = (self.text, self.font_name, self.base_font, self.bold, self.width, None if self.grow else self.height)
+        key = (self.text, self.font_name, self.base_font, self.width, None if self.grow else self.height)
         if key == self._fitted:
             return
         self._fitted = key
         width = max(self.width - 2 * self.pad, 1)
         if self.grow:
-            self.font_size = self.base_font
+            self.font_size = font_px(self.base_font)
             self.text_size = (width, None)
             self.texture_update()
             self._trigger_texture.cancel()
             self.height = self.texture_size[1] + self.pad
             return
-        size = self.base_font
+        size, least = font_px(self.base_font), font_px(self.min_font)
         while True:
             self.font_size = size
             self.text_size = (width, None) if self.wrap else (None, None)
             self.texture_update()
             tw, th = self.texture_size
-            if (tw <= self.width and th <= self.height) or size <= self.min_font:
+            if (tw <= self.width and th <= self.height) or size <= least:
                 break
-            size = max(self.min_font, size * 0.86)
+            size = max(least, smaller(size))
         if not self.wrap and self.halign != "center" and self.texture_size[0] <= width:
             self.text_size = (width, None)  # one line that fits: now aligned in its box
             self.texture_update()
@@ -239,7 +267,7 @@ class SeatButton(ButtonBehavior, BoxLayout):
         super().__init__(seat=seat, **kwargs)
         self.add_widget(Chip(seat, name, font=font))
         if note:
-            self.add_widget(Text(text=note, base_font=dp(12), min_font=dp(9), color=DIM, size_hint_y=0.45))
+            self.add_widget(Text(text=note, base_font=dp(12), min_font=dp(9), ink=DIM, size_hint_y=0.45))
 
 
 class Panel(BoxLayout):
@@ -316,7 +344,7 @@ def token_text(text: str, ink: tuple) -> Texture:
     if key not in _TOKEN_TEXT:
         from kivy.core.text import Label as CoreLabel
 
-        label = CoreLabel(text=text, font_size=dp(30), bold=True, color=ink, font_name="DejaVuSans")
+        label = CoreLabel(text=text, font_size=int(dp(30)), color=ink, font_name="DejaVuSans")
         label.refresh()
         _TOKEN_TEXT[key] = label.texture
     return _TOKEN_TEXT[key]
@@ -363,10 +391,16 @@ def settle_height(box) -> None:
         box.minimum_height = 0
 
 
-def clear_and_add(box, widgets: list) -> None:
+def show_only(box, widgets: list) -> None:
+    """`box` holds these widgets, in this order; nothing is moved when it already does (no new layout)."""
+    if list(reversed(box.children)) == widgets:
+        return
     box.clear_widgets()
     for widget in widgets:
+        if widget.parent is not None:
+            widget.parent.remove_widget(widget)
         box.add_widget(widget)
+    settle_height(box)
 
 
 def pressed(widget, callback: Callable[[], None]) -> None:

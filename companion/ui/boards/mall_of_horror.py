@@ -39,8 +39,8 @@ class LocationCard(BoxLayout):
         self.words, self.loc, self.key = words, loc, None
         number, name = place(words, loc)
         head = BoxLayout(size_hint_y=None, height=dp(30), spacing=dp(4))
-        self.number = Text(text=number, base_font=dp(20), bold=True, wrap=False, size_hint_x=None, width=dp(26),
-                           color=(0.1, 0.1, 0.1, 1))
+        self.number = Text(text=number, base_font=dp(20), wrap=False, size_hint_x=None, width=dp(26),
+                           ink=(0.1, 0.1, 0.1, 1))
         head.add_widget(self.number)
         self.name = Text(text=name, base_font=dp(17), min_font=dp(10), halign="left", valign="middle")
         head.add_widget(self.name)
@@ -49,13 +49,14 @@ class LocationCard(BoxLayout):
         self.add_widget(head)
         middle = BoxLayout(size_hint_y=None, height=dp(58), spacing=dp(4))
         zombies = BoxLayout(orientation="vertical", size_hint_x=0.45)
-        self.zombies = Text(text="0", base_font=dp(40), min_font=dp(20), bold=True, wrap=False)
+        self.zombies = Text(text="0", base_font=dp(40), min_font=dp(20), wrap=False)
         zombies.add_widget(self.zombies)
-        self.zombie_word = Text(text="", base_font=dp(12), min_font=dp(8), color=DIM, size_hint_y=None,
+        self.zombie_word = Text(text="", base_font=dp(12), min_font=dp(8), ink=DIM, size_hint_y=None,
                                 height=dp(16))
         zombies.add_widget(self.zombie_word)
         middle.add_widget(zombies)
-        self.capacity = Text(text="", base_font=dp(15), min_font=dp(9), halign="center", valign="middle")
+        self.capacity = Text(text="", base_font=dp(15), min_font=dp(9), halign="center", valign="middle",
+                             size_hint_x=0.55)
         middle.add_widget(self.capacity)
         self.add_widget(middle)
         self.tokens = Widget()
@@ -76,21 +77,22 @@ class LocationCard(BoxLayout):
         self.key = key
         words = self.words
         self.zombies.text = str(zombies)
-        self.zombies.color = DANGER if zombies else DIM
+        self.zombies.ink = DANGER if zombies else DIM
         self.zombie_word.text = words.t("ui.mall.zombies")
         capacity = CAPACITY[self.loc]
         if closed:
             self.capacity.text = words.t("mall.board.closed")
-            self.capacity.color = DANGER
+            self.capacity.ink = DANGER
         else:
-            self.capacity.color = INK
+            self.capacity.ink = INK
             self.capacity.text = (words.t("ui.mall.capacity_unlimited", people=len(people)) if capacity is None
                                   else words.t("ui.mall.capacity", people=len(people), capacity=capacity))
-        self.arrivals.clear_widgets()
-        for seat in arrivals:
-            self.arrivals.add_widget(Mark(seat=seat, size_hint=(None, None), size=(dp(14), dp(14)),
-                                          pos_hint={"center_y": 0.5}))
-        self.arrivals.width = dp(15) * len(arrivals)
+        if [m.seat for m in reversed(self.arrivals.children)] != list(arrivals):
+            self.arrivals.clear_widgets()
+            for seat in arrivals:
+                self.arrivals.add_widget(Mark(seat=seat, size_hint=(None, None), size=(dp(14), dp(14)),
+                                              pos_hint={"center_y": 0.5}))
+            self.arrivals.width = dp(15) * len(arrivals)
         self.people = people
         self.state = ("closed" if closed else "", attacked, voting, bool(zombies))
         self._place_tokens()
@@ -108,7 +110,7 @@ class LocationCard(BoxLayout):
                 area.add_widget(kept.pop((seat, text, hidden), None) or Token(seat, text, faded=hidden))
         if not people:
             return
-        side = dp(34)
+        side = max(dp(16), min(dp(52), area.height - dp(3)))  # as big as the card lets them be, smaller when crowded
         while side > dp(16):
             cols = max(1, int(area.width // (side + dp(3))))
             rows = max(1, int(area.height // (side + dp(3))))
@@ -146,7 +148,7 @@ class Board(BoxLayout):
         super().__init__(orientation="vertical", spacing=dp(4), **kwargs)
         self.words = words
         head = BoxLayout(size_hint_y=None, height=dp(40), spacing=dp(6))
-        self.heading = Text(text="", base_font=dp(20), min_font=dp(12), bold=True, halign="left", valign="middle",
+        self.heading = Text(text="", base_font=dp(20), min_font=dp(12), halign="left", valign="middle",
                             size_hint_x=0.55)
         head.add_widget(self.heading)
         self.chief = BoxLayout(size_hint_x=0.45, spacing=dp(4))
@@ -157,10 +159,11 @@ class Board(BoxLayout):
         for loc in LOCATIONS:
             grid.add_widget(self.cards[loc])
         self.add_widget(grid)
-        self.info = Text(text="", base_font=dp(14), min_font=dp(9), color=DIM, size_hint_y=None, height=dp(40),
+        self.info = Text(text="", base_font=dp(14), min_font=dp(9), ink=DIM, size_hint_y=None, height=dp(40),
                          halign="left", valign="middle")
         self.add_widget(self.info)
         self.key = None
+        self.chief_seat = None
 
     def update(self, view: dict) -> None:
         words = self.words
@@ -173,12 +176,14 @@ class Board(BoxLayout):
             round_ = view.get("round")
             self.heading.text = (words.t("mall.board.round", round=round_, phase=view.get("phase"))
                                  if round_ else words.t("mall.board.setup", phase=view.get("phase")))
-            self.chief.clear_widgets()
-            if view.get("chief"):
-                self.chief.add_widget(Text(text=words.t("mall.board.chief"), base_font=dp(14), min_font=dp(9),
-                                           color=DIM, halign="right", valign="middle"))
-                self.chief.add_widget(Chip(view["chief"], colour_name(words, view["chief"]), font=dp(17),
-                                           size_hint_x=0.6))
+            if self.chief_seat != view.get("chief"):  # the badge is drawn again only when it changes hands
+                self.chief_seat = view.get("chief")
+                self.chief.clear_widgets()
+                if view.get("chief"):
+                    self.chief.add_widget(Text(text=words.t("mall.board.chief"), base_font=dp(14), min_font=dp(9),
+                                               ink=DIM, halign="right", valign="middle"))
+                    self.chief.add_widget(Chip(view["chief"], colour_name(words, view["chief"]), font=dp(17),
+                                               size_hint_x=0.6))
             self.info.text = self._info(view, players)
         destinations = view.get("destinations") or {}
         chief_goes = view.get("chief_destination")

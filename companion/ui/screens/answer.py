@@ -81,13 +81,13 @@ class AnswerScreen(BaseScreen):
         self.ids.who.add_widget(Chip(self.seat, app.colour(self.seat), font=dp(20)))
         body = self.ids.body
         body.clear_widgets()
-        body.add_widget(Text(text=words.say(question.title), grow=True, base_font=dp(19), bold=True,
+        body.add_widget(Text(text=words.say(question.title), grow=True, base_font=dp(19),
                              size_hint_y=None, halign="left"))
         for fact in question.facts:
-            body.add_widget(Text(text="· " + words.say(fact), grow=True, base_font=dp(15), color=DIM,
+            body.add_widget(Text(text="· " + words.say(fact), grow=True, base_font=dp(15), ink=DIM,
                                  size_hint_y=None, halign="left"))
         if self.error:
-            body.add_widget(Text(text=self.error, grow=True, base_font=dp(16), color=DANGER, size_hint_y=None,
+            body.add_widget(Text(text=self.error, grow=True, base_font=dp(16), ink=DANGER, size_hint_y=None,
                                  halign="left"))
         if question.kind == NUMBER:
             body.add_widget(self._number(question))
@@ -108,7 +108,7 @@ class AnswerScreen(BaseScreen):
                     body.add_widget(self._choices(cards))
         if is_secret(question):
             note = ("ui.answer_received" if question.answered else "ui.secret_answer")
-            body.add_widget(Text(text=app.t(note), grow=True, base_font=dp(14), color=ACT, size_hint_y=None))
+            body.add_widget(Text(text=app.t(note), grow=True, base_font=dp(14), ink=ACT, size_hint_y=None))
         renderer = app.renderer()
         if renderer is not None and hasattr(renderer, "secrets"):
             for what, reveal, _urgent in renderer.secrets(app.table.view(self.seat), words):
@@ -146,7 +146,7 @@ class AnswerScreen(BaseScreen):
         plus = Action(text="+", base_font=dp(30), size_hint_x=None, width=dp(72), enabled=value < high)
         plus.answer_role = "plus"
         plus.bind(on_release=lambda *_: self._set_draft(min(high, value + 1)))
-        shown = Text(text=str(value), base_font=dp(40), bold=True, size_hint_x=None, width=dp(90))
+        shown = Text(text=str(value), base_font=dp(40), size_hint_x=None, width=dp(90))
         shown.answer_role = "number"
         send = Action(text=app.t("ui.send"), tone="primary", base_font=dp(20))
         send.answer_role = "send"
@@ -154,7 +154,7 @@ class AnswerScreen(BaseScreen):
         for widget in (minus, shown, plus, send):
             row.add_widget(widget)
         box = BoxLayout(orientation="vertical", size_hint_y=None, height=dp(100))
-        box.add_widget(Text(text=app.t("ui.number_range", low=low, high=high), base_font=dp(14), color=DIM,
+        box.add_widget(Text(text=app.t("ui.number_range", low=low, high=high), base_font=dp(14), ink=DIM,
                             size_hint_y=None, height=dp(26)))
         box.add_widget(row)
         return box

@@ -10,9 +10,10 @@ from kivy.metrics import dp
 from kivy.properties import BooleanProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.widget import Widget
 
 from companion.ui.screens.base import BaseScreen
-from companion.ui.widgets import ACT, DIM, Action, HoldToPeek, SeatButton, Text, settle_height
+from companion.ui.widgets import ACT, DIM, TARGET, Action, HoldToPeek, SeatButton, Text, settle_height, show_only
 
 
 class BoardScreen(BaseScreen):
@@ -21,6 +22,9 @@ class BoardScreen(BaseScreen):
         self.board = None
         self.board_name = None
         self.revealed_at = None  # (revealed ballot, round, phase) when it first showed
+        self.lines: dict = {}  # narration widgets on the screen, by line
+        self.seat_buttons: dict = {}  # the seats waited on, by seat and note
+        self.waiting_parts: dict | None = None
 
     def update(self, force: bool = False) -> None:
         app = self.app
@@ -28,7 +32,7 @@ class BoardScreen(BaseScreen):
         if view is None:
             return
         if force:  # a new language: nothing drawn before is kept
-            self.lines, self.seat_buttons = {}, {}
+            self.lines, self.seat_buttons, self.waiting_parts = {}, {}, None
         self._board(view, force)
         self._controls(view, force)
         self._waiting(view, force)
@@ -62,43 +66,54 @@ class BoardScreen(BaseScreen):
     # -- who the table waits on ----------------------------------------------------------------------------
 
     def _waiting(self, view: dict, force: bool) -> None:
+        """Its widgets are made once and only their words change: a new question draws the new words, no more."""
         app = self.app
         prompt = view.get("prompt")
         key = (json.dumps(prompt, sort_keys=True), tuple(app.connected), app.notice)
         if not self.changed("waiting", key, force):
             return
-        box = self.ids.waiting
-        box.clear_widgets()
+        parts = self.waiting_parts
+        if parts is None:
+            parts = self.waiting_parts = {
+                "notice": Text(grow=True, base_font=dp(14), ink=ACT, size_hint_y=None),
+                "none": Text(grow=True, base_font=dp(15), ink=DIM, size_hint_y=None),
+                "title": Text(grow=True, base_font=dp(16), size_hint_y=None, halign="left"),
+                "on": Text(grow=True, base_font=dp(13), ink=DIM, size_hint_y=None, halign="left"),
+                "seats": GridLayout(cols=2, spacing=dp(4), size_hint_y=None),
+                "close": Action(size_hint_y=None, height=dp(48), base_font=dp(14), tone="quiet"),
+                "spacer": Widget(size_hint_y=None, height=TARGET),
+            }
+            parts["seats"].bind(minimum_height=parts["seats"].setter("height"))
+            parts["close"].bind(on_release=lambda *_: self.ask_close())
+        shown = []
         if app.notice:
-            box.add_widget(Text(text=app.notice, grow=True, base_font=dp(14), color=ACT, size_hint_y=None))
+            parts["notice"].text = app.notice
+            shown.append(parts["notice"])
         if not prompt or not prompt.get("waiting"):
-            box.add_widget(Text(text=app.t("ui.waiting_none"), grow=True, base_font=dp(15), color=DIM,
-                                size_hint_y=None))
-            return
-        if prompt.get("title"):
-            box.add_widget(Text(text=app.words.say(prompt["title"]), grow=True, base_font=dp(16),
-                                size_hint_y=None, halign="left"))
-        box.add_widget(Text(text=app.t("ui.waiting_on"), grow=True, base_font=dp(13), color=DIM,
-                            size_hint_y=None, halign="left"))
-        seats = GridLayout(cols=2, spacing=dp(4), size_hint_y=None)
-        seats.bind(minimum_height=seats.setter("height"))
-        made, self.seat_buttons = getattr(self, "seat_buttons", {}), {}
-        for seat in prompt["waiting"]:
-            note = app.t("ui.on_phone") if seat in app.connected else app.t("ui.tap_to_answer")
-            button = made.get((seat, note))
-            if button is None:
-                button = SeatButton(seat, app.colour(seat), note=note)
-                button.bind(on_release=lambda _b, s=seat: app.answer_for(s))
-            elif button.parent is not None:
-                button.parent.remove_widget(button)
-            self.seat_buttons[(seat, note)] = button
-            seats.add_widget(button)
-        box.add_widget(seats)
-        if prompt.get("kind") == "ballot":
-            close = Action(text=app.t("ui.close_ballot"), size_hint_y=None, height=dp(48), base_font=dp(14),
-                           tone="quiet")
-            close.bind(on_release=lambda *_: self.ask_close())
-            box.add_widget(close)
+            parts["none"].text = app.t("ui.waiting_none")
+            shown.append(parts["none"])
+        else:
+            if prompt.get("title"):
+                parts["title"].text = app.words.say(prompt["title"])
+                shown.append(parts["title"])
+            parts["on"].text = app.t("ui.waiting_on")
+            shown.append(parts["on"])
+            buttons = []
+            for seat in prompt["waiting"]:
+                note = app.t("ui.on_phone") if seat in app.connected else app.t("ui.tap_to_answer")
+                button = self.seat_buttons.get((seat, note))  # kept for the next time this seat is waited on
+                if button is None:
+                    button = self.seat_buttons[(seat, note)] = SeatButton(seat, app.colour(seat), note=note)
+                    button.bind(on_release=lambda _b, s=seat: app.answer_for(s))
+                buttons.append(button)
+            if len(buttons) == 1:  # half the width, as with two or more: its words keep their size
+                buttons.append(parts["spacer"])
+            show_only(parts["seats"], buttons)
+            shown.append(parts["seats"])
+            if prompt.get("kind") == "ballot":
+                parts["close"].text = app.t("ui.close_ballot")
+                shown.append(parts["close"])
+        show_only(self.ids.waiting, shown)
 
     def ask_undo(self) -> None:
         app = self.app
@@ -138,7 +153,7 @@ class BoardScreen(BaseScreen):
         for seat, what, reveal in found:
             if seat in app.connected:
                 box.add_widget(Text(text=app.t("ui.look_at_phone", seat=seat, what=what), grow=True,
-                                    base_font=dp(15), color=ACT, size_hint_y=None))
+                                    base_font=dp(15), ink=ACT, size_hint_y=None))
             else:
                 label = app.t("ui.hold_to_peek", seat=seat, what=what)
                 box.add_widget(HoldToPeek(text=label, hidden_text=label, reveal=reveal, size_hint_y=None,
@@ -167,14 +182,15 @@ class BoardScreen(BaseScreen):
             return
         title, lines = result
         heading = app.t("ui.round_step", round=view.get("round"), step=title)
-        box.add_widget(Text(text=heading, grow=True, base_font=dp(15), bold=True, size_hint_y=None, halign="left"))
+        box.add_widget(Text(text=heading, grow=True, base_font=dp(15), size_hint_y=None, halign="left"))
         for line in lines:
             box.add_widget(Text(text=line, grow=True, base_font=dp(14), size_hint_y=None, halign="left"))
 
     # -- this round's narration ---------------------------------------------------------------------------
 
     def _narration(self, view: dict, force: bool) -> None:
-        """This round's lines, and the lines the last step brought even when they closed the round before."""
+        """This round's lines, and the lines the last step brought even when they closed the round before. A line
+        already on the screen keeps its widget: a new step adds its own lines and recolours the others."""
         app = self.app
         public = app.public_lines
         undone = view.get("undone") or []
@@ -183,33 +199,33 @@ class BoardScreen(BaseScreen):
         key = (len(public), start, app.fresh_from, json.dumps(undone), view.get("round"))
         if not self.changed("narration", key, force):
             return
-        box = self.ids.narration
-        box.clear_widgets()
-        made, self.lines = getattr(self, "lines", {}), {}  # lines already drawn are kept, not drawn again
+        made, self.lines = self.lines, {}
 
         def kept(key, make) -> Text:
             widget = made.get(key) or make()
             self.lines[key] = widget
             return widget
 
+        shown = []
         if undone:
-            box.add_widget(kept(("undone", app.lang), lambda: Text(
-                text=app.t("ui.undone"), grow=True, base_font=dp(14), color=DIM, size_hint_y=None, halign="left")))
+            shown.append(kept(("undone", app.lang), lambda: Text(
+                text=app.t("ui.undone"), grow=True, base_font=dp(14), ink=DIM, size_hint_y=None, halign="left")))
             for entry in undone:
                 text = app.words.say(entry)
-                box.add_widget(kept(("taken", text), lambda t=text: NarrationLine(t, act=False, taken_back=True)))
+                shown.append(kept(("taken", text), lambda t=text: NarrationLine(t, act=False, taken_back=True)))
         shown_round = None
         for index in reversed(range(start, len(public))):
             entry = public[index]
             if entry.round != shown_round:
                 shown_round = entry.round
-                box.add_widget(kept(("round", entry.round, app.lang), lambda r=entry.round: Text(
-                    text=app.t("ui.narration", round=r), grow=True, base_font=dp(13), color=DIM, size_hint_y=None,
+                shown.append(kept(("round", entry.round, app.lang), lambda r=entry.round: Text(
+                    text=app.t("ui.narration", round=r), grow=True, base_font=dp(13), ink=DIM, size_hint_y=None,
                     halign="left")))
             text = app.words.say(entry.message)
             widget = kept((index, text, entry.act), lambda t=text, a=entry.act: NarrationLine(t, act=a))
             widget.fresh = index >= app.fresh_from
-            box.add_widget(widget)
+            shown.append(widget)
+        show_only(self.ids.narration, shown)
         self.ids.scroll.scroll_y = 1
 
 
@@ -223,15 +239,15 @@ class NarrationLine(Text):
     def __init__(self, text: str, act: bool, taken_back: bool = False, **kwargs):
         self.taken_back = taken_back
         super().__init__(text=("▶ " if act else "") + text, act=act, grow=True, size_hint_y=None, halign="left",
-                         base_font=dp(15) if act else dp(14), bold=act, **kwargs)
+                         base_font=dp(15) if act else dp(14), **kwargs)
         self.fbind("fresh", self._tint)
         self._tint()
 
     def _tint(self, *_args) -> None:
         if self.act:
-            self.color = (0.1, 0.08, 0.02, 1) if self.fresh else ACT
+            self.ink = (0.1, 0.08, 0.02, 1) if self.fresh else ACT
         else:
-            self.color = DIM if self.taken_back or not self.fresh else (0.95, 0.95, 0.95, 1)
+            self.ink = DIM if self.taken_back or not self.fresh else (0.95, 0.95, 0.95, 1)
 
 
 class NoBoard(BoxLayout):
@@ -240,9 +256,9 @@ class NoBoard(BoxLayout):
     def __init__(self, app, **kwargs):
         super().__init__(orientation="vertical", spacing=dp(6), padding=dp(8), **kwargs)
         self.app = app
-        self.heading = Text(text="", base_font=dp(20), size_hint_y=None, height=dp(40), bold=True)
+        self.heading = Text(text="", base_font=dp(20), size_hint_y=None, height=dp(40))
         self.add_widget(self.heading)
-        self.add_widget(Text(text=app.t("ui.no_board"), base_font=dp(16), color=DIM))
+        self.add_widget(Text(text=app.t("ui.no_board"), base_font=dp(16), ink=DIM))
         self.players = Text(text="", base_font=dp(16))
         self.add_widget(self.players)
 

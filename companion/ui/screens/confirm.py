@@ -39,9 +39,9 @@ class ConfirmScreen(BaseScreen):
         for line in lines:
             box.add_widget(Text(text=line, grow=True, size_hint_y=None, base_font=dp(16), halign="left"))
         if self.error:
-            box.add_widget(Text(text=self.error, grow=True, size_hint_y=None, base_font=dp(16), color=DANGER))
+            box.add_widget(Text(text=self.error, grow=True, size_hint_y=None, base_font=dp(16), ink=DANGER))
         if not lines and not self.error:
-            box.add_widget(Text(text="", size_hint_y=None, height=dp(4), color=DIM))
+            box.add_widget(Text(text="", size_hint_y=None, height=dp(4), ink=DIM))
 
     def confirm(self) -> None:
         app = self.app

@@ -29,15 +29,15 @@ class EndScreen(BaseScreen):
             [(seat, "", seat in winners) for seat in view.get("players") or []]
         for seat, score, won in rows:
             row = BoxLayout(size_hint_y=None, height=dp(48), spacing=dp(6))
-            row.add_widget(Chip(seat, app.colour(seat), font=dp(22), size_hint_x=0.42))
-            row.add_widget(Text(text=score, base_font=dp(22), bold=won, color=GOOD if won else (1, 1, 1, 1),
-                                size_hint_x=0.3, wrap=False))
-            row.add_widget(Text(text=app.t("ui.won") if won else "", base_font=dp(17), color=GOOD,
-                                size_hint_x=0.28))
+            row.add_widget(Chip(seat, app.colour(seat), font=dp(22), size_hint_x=0.5))
+            row.add_widget(Text(text=score, base_font=dp(22), ink=GOOD if won else (1, 1, 1, 1),
+                                size_hint_x=0.28, wrap=False))
+            row.add_widget(Text(text=app.t("ui.won") if won else "", base_font=dp(17), ink=GOOD,
+                                size_hint_x=0.22))
             scores.add_widget(row)
         scores.add_widget(Widget())
         lines = ids.lines
         lines.clear_widgets()
         for entry in reversed(view.get("narration") or []):  # newest first: why rescue came, who won
             lines.add_widget(Text(text=app.words.say(entry), grow=True, size_hint_y=None, base_font=dp(14),
-                                  halign="left", color=ACT if entry.get("act") else DIM))
+                                  halign="left", ink=ACT if entry.get("act") else DIM))

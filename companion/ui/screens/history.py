@@ -24,30 +24,30 @@ class HistoryScreen(BaseScreen):
         for entry in lines:
             if entry.round != current:
                 current = entry.round
-                box.add_widget(Text(text=app.t("ui.round", round=current), grow=True, size_hint_y=None, bold=True,
+                box.add_widget(Text(text=app.t("ui.round", round=current), grow=True, size_hint_y=None,
                                     base_font=dp(16), halign="left"))
             box.add_widget(Text(text=("▶ " if entry.act else "") + app.words.say(entry.message), grow=True,
-                                size_hint_y=None, base_font=dp(14), halign="left", color=ACT if entry.act else
+                                size_hint_y=None, base_font=dp(14), halign="left", ink=ACT if entry.act else
                                 (0.9, 0.9, 0.9, 1)))
         if not lines:
-            box.add_widget(Text(text=app.t("ui.nothing_yet"), grow=True, size_hint_y=None, color=DIM))
+            box.add_widget(Text(text=app.t("ui.nothing_yet"), grow=True, size_hint_y=None, ink=DIM))
         fair = self.ids.rolls
         fair.clear_widgets()
         fair.add_widget(Text(text=app.t("ui.fairness_hint"), grow=True, size_hint_y=None, base_font=dp(13),
-                             color=DIM, halign="left"))
+                             ink=DIM, halign="left"))
         for n, roll in reversed(list(enumerate(rolls, start=1))):
             fair.add_widget(Text(text=app.t("ui.roll", n=n, count=roll["count"]), grow=True, size_hint_y=None,
-                                 bold=True, base_font=dp(15), halign="left"))
+                                 base_font=dp(15), halign="left"))
             fair.add_widget(Text(text=app.t("ui.commitment", value=roll["commitment"]), grow=True,
-                                 size_hint_y=None, base_font=dp(12), halign="left", color=DIM))
+                                 size_hint_y=None, base_font=dp(12), halign="left", ink=DIM))
             if "dice" in roll:
                 ok = verify(roll["commitment"], roll["dice"], roll["nonce"])
                 fair.add_widget(Text(text=app.t("ui.roll_open", dice=" ".join(str(d) for d in roll["dice"]),
                                                 nonce=roll["nonce"]), grow=True, size_hint_y=None,
                                      base_font=dp(12), halign="left"))
                 fair.add_widget(Text(text=app.t("ui.verified" if ok else "ui.mismatch"), grow=True,
-                                     size_hint_y=None, base_font=dp(14), color=GOOD if ok else DANGER,
+                                     size_hint_y=None, base_font=dp(14), ink=GOOD if ok else DANGER,
                                      halign="left"))
             else:
                 fair.add_widget(Text(text=app.t("ui.sealed"), grow=True, size_hint_y=None, base_font=dp(13),
-                                     halign="left", color=DIM))
+                                     halign="left", ink=DIM))

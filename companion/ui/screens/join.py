@@ -36,13 +36,13 @@ class JoinScreen(BaseScreen):
             card.add_widget(QRCode(data=data))
             if seat:
                 card.add_widget(Chip(seat, app.colour(seat), font=dp(17), size_hint_y=None, height=dp(26)))
-            card.add_widget(Text(text=caption, base_font=dp(13), min_font=dp(9), color=DIM, size_hint_y=None,
+            card.add_widget(Text(text=caption, base_font=dp(13), min_font=dp(9), ink=DIM, size_hint_y=None,
                                  height=dp(32)))
             card.seat = seat
             grid.add_widget(card)
         if not cards:
             grid.cols = 1
-            grid.add_widget(Text(text=app.t("ui.all_connected"), base_font=dp(20), color=GOOD))
+            grid.add_widget(Text(text=app.t("ui.all_connected"), base_font=dp(20), ink=GOOD))
         status = self.ids.status
         status.clear_widgets()
         for seat in seats:
@@ -50,7 +50,7 @@ class JoinScreen(BaseScreen):
             row = BoxLayout(orientation="vertical", size_hint_y=None, height=dp(56))
             row.add_widget(Chip(seat, app.colour(seat), font=dp(16)))
             row.add_widget(Text(text=app.t("ui.connected" if on else "ui.not_connected"), base_font=dp(13),
-                                color=GOOD if on else DIM, halign="left", size_hint_y=0.5))
+                                ink=GOOD if on else DIM, halign="left", size_hint_y=0.5))
             status.add_widget(row)
         pads = self.ids.pads
         pads.clear_widgets()

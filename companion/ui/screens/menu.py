@@ -1,4 +1,5 @@
-"""The table's menu: the language (switched at once, every word from the catalogue), a new game, the history."""
+"""The table's menu: the language (switched at once, every word from the catalogue), the sounds (mute) and the
+spoken narration, a new game, the history."""
 
 from __future__ import annotations
 
@@ -12,8 +13,16 @@ from companion.ui.widgets import DANGER, Action
 class MenuScreen(BaseScreen):
     def update(self, force: bool = False) -> None:
         app = self.app
-        if not self.changed("menu", (app.view is None,), force):
+        sounds = app.sounds
+        if not self.changed("menu", (app.view is None, sounds.muted, sounds.speech), force):
             return
+        self.ids.sounds.text = app.t("ui.sounds_off" if sounds.muted else "ui.sounds_on")
+        self.ids.sounds.tone = "normal" if sounds.muted else "on"
+        speaks = sounds.speech and sounds.voice.available
+        self.ids.speech.text = app.t("ui.speech_on" if speaks else "ui.speech_off")
+        self.ids.speech.tone = "on" if speaks else "normal"
+        self.ids.speech.enabled = sounds.voice.available
+        self.ids.speech_note.text = "" if sounds.voice.available else app.t("ui.speech_missing", program="espeak-ng")
         box = self.ids.languages
         box.clear_widgets()
         for code, name in app.words.languages().items():
@@ -24,9 +33,14 @@ class MenuScreen(BaseScreen):
             button.bind(on_release=lambda _b, c=code: app.set_lang(c))
             box.add_widget(button)
         self.ids.cjk.text = app.t("ui.no_cjk_font", package="fonts-noto-cjk") if app.no_cjk else ""
-        self.ids.cjk.color = DANGER
+        self.ids.cjk.ink = DANGER
         self.ids.back.disabled = app.view is None
         self.ids.back.opacity = 0 if app.view is None else 1
 
+    def toggle_sounds(self) -> None:
+        self.app.set_sound(muted=not self.app.sounds.muted)
+        self.update()
 
-
+    def toggle_speech(self) -> None:
+        self.app.set_sound(speech=not self.app.sounds.speech)
+        self.update()

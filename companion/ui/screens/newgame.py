@@ -51,7 +51,7 @@ class NewGameScreen(BaseScreen):
         hint = app.t("ui.players_hint", low=setup.min_players, high=setup.max_players)
         if setup.note is not None:
             hint += " " + words.say(setup.note)
-        form.add_widget(Text(text=hint, grow=True, size_hint_y=None, base_font=dp(14), color=DIM, halign="left"))
+        form.add_widget(Text(text=hint, grow=True, size_hint_y=None, base_font=dp(14), ink=DIM, halign="left"))
         colours = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(4))
         for colour in setup.colours:
             on = colour in self.players
@@ -82,7 +82,7 @@ class NewGameScreen(BaseScreen):
             row.add_widget(button)
         form.add_widget(row)
         if self.error:
-            form.add_widget(Text(text=self.error, grow=True, size_hint_y=None, base_font=dp(15), color=DANGER))
+            form.add_widget(Text(text=self.error, grow=True, size_hint_y=None, base_font=dp(15), ink=DANGER))
         count = len(self.players)
         ids.start.enabled = setup.min_players <= count <= setup.max_players
         ids.start.text = app.t("ui.start_game", count=count)
@@ -90,7 +90,7 @@ class NewGameScreen(BaseScreen):
     def _row(self, label: str) -> BoxLayout:
         row = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(4))
         row.add_widget(Text(text=label, base_font=dp(14), min_font=dp(9), halign="left", size_hint_x=0.28,
-                            color=DIM))
+                            ink=DIM))
         return row
 
     def _set(self, game: str) -> None:
