@@ -1,16 +1,22 @@
 """The touchscreen app plays whole games by touch, offscreen: the real app, the real box (table, save file, phone
-server), touch events on the widgets. Each game runs in a process of its own (one Kivy window per process)."""
+server, pads), touch events on the widgets, while a phone (the real page in Chromium) and a GPIO pad (gpiozero's
+mock pins, pressed from another thread) answer for their seats. Each game runs in a process of its own (one Kivy
+window per process). What the table would hear (its sounds, the spoken narration) is recorded, not played."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+
+from companion.games import mall_of_horror
+from companion.ui.sound import sound_for
 
 ROOT = Path(__file__).parents[1]
 ENV = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "KIVY_NO_ARGS": "1",
@@ -31,7 +37,7 @@ def games(tmp_path_factory) -> dict[str, dict]:
     """Mall of Horror in English and in 繁體中文, and Lucky Die, each by touch, two at a time."""
     tmp = tmp_path_factory.mktemp("ui-games")
     runs = {"en": ("--lang", "en"), "zh-Hant": ("--lang", "zh-Hant", "--seed", "11", "--players",
-                                                   "red,yellow,blue,green", "--phone", "green"),
+                                                   "red,yellow,blue,green", "--phone", "green", "--pad", "blue"),
             "toy": ("--game", "lucky-die")}
     with ThreadPoolExecutor(2) as pool:
         futures = {name: pool.submit(drive, tmp, *args) for name, args in runs.items()}
@@ -55,12 +61,39 @@ def test_every_line_of_the_narration_appears_on_the_screen(games, lang):
     assert not missing, f"{len(missing)} line(s) never shown: {missing[:5]}"
 
 
-def test_a_phone_answers_for_its_seat_while_the_screen_answers_for_the_others(games):
+def test_a_phone_and_a_pad_answer_for_their_seats_while_the_screen_answers_for_the_others(games):
     report = games["zh-Hant"]
-    phone = report["phone"]
+    phone, pad = report["phone"], report["pad"]
     assert phone["seat"] == "green" and phone["answers"] > 3 and phone["acks"] == phone["answers"]
+    assert not phone["errors"]
+    assert all(re.search("[\u4e00-\u9fff]", title) for title in phone["titles"])  # the page speaks 繁體中文 too
+    assert pad["seat"] == "blue" and pad["answers"] > 3  # pressed on the pad whenever its buttons hold the answer
     assert "用手機" in "\n".join(report["seen"])  # the board marks the seat that answers on its phone
     assert "已連線" in "\n".join(report["join_texts"])  # and the join screen says it is connected
+
+
+def test_the_table_hears_the_dice_the_reveals_and_the_breaches_unless_muted(games):
+    report = games["zh-Hant"]
+    heard = report["sound"]
+    made = {sound_for(key, mall_of_horror.SOUNDS) for key in report["keys"]} - {None}
+    assert made == {"dice", "reveal", "breach"}  # this game has all three
+    assert set(heard["played"]) == made
+    assert heard["unmuted_at"] > heard["muted_at"]  # muted while lines that make a sound came
+    assert heard["played_muted"] == heard["played_before"]  # and none was heard
+
+
+def test_the_narration_is_spoken_in_the_screens_language_once_switched_on(games):
+    report = games["zh-Hant"]
+    heard = report["sound"]
+    spoken = "\n".join(text for text, _lang in heard["spoken"])
+    assert {lang for _text, lang in heard["spoken"]} == {"zh-Hant"}
+    lines = report["narration"]
+    wanted = lines[heard["spoken_from"]:heard["muted_at"]] + lines[heard["unmuted_at"]:]
+    assert len(wanted) > 50
+    missing = [line for line in wanted if line not in spoken]
+    assert not missing, missing[:5]
+    assert heard["spoken_muted"] == heard["spoken_before"]  # mute silences the voice too
+    assert report["private"] and not any(line in spoken for line in report["private"])  # no secret is said aloud
 
 
 def test_undo_asks_first_and_says_what_it_takes_back(games):

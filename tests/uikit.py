@@ -28,7 +28,7 @@ os.environ.setdefault("KIVY_NO_ARGS", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.box import Box, BoxOptions  # noqa: E402
-from companion.ui.run import configure_kivy  # noqa: E402
+from companion.ui.run import configure_kivy, open_window  # noqa: E402
 
 SIZE = (800, 480)
 if "--size" in sys.argv:
@@ -38,8 +38,9 @@ from kivy.config import Config  # noqa: E402
 
 Config.set("graphics", "maxfps", "0")  # the tests wait for frames: as many as the machine draws
 
+Window = open_window()  # the screens drawn at this window's scale
+
 from kivy.clock import Clock  # noqa: E402
-from kivy.core.window import Window  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
 from kivy.uix.label import Label  # noqa: E402
 from kivy.uix.scrollview import ScrollView  # noqa: E402
@@ -47,8 +48,10 @@ from kivy.uix.scrollview import ScrollView  # noqa: E402
 from companion.catalogue import LANGUAGES, catalogue  # noqa: E402
 from companion.cup import DiceCup  # noqa: E402
 from companion.games import GAMES  # noqa: E402
+from companion.pads.buttons import button_actions  # noqa: E402
 from companion.simulate import random_game  # noqa: E402
 from companion.ui.app import CompanionApp  # noqa: E402
+from companion.ui.sound import sound_for  # noqa: E402
 from companion.ui.widgets import Action, HoldToPeek, SeatButton  # noqa: E402
 
 if "lucky-die" in sys.argv:  # the game only the tests know: it has no board renderer on any screen
@@ -216,6 +219,102 @@ async def run_with(app: CompanionApp, script) -> None:
         raise errors[0]
 
 
+# -- what the table hears, phones and pads ----------------------------------------------------------------------
+
+
+class Ears:
+    """Stands in for the speaker and for espeak-ng: records each sound played and each text that would be said."""
+
+    available = True
+
+    def __init__(self):
+        self.played: list[str] = []
+        self.spoken: list[tuple[str, str]] = []
+
+    def play(self, path: str, keep: bool = True) -> float:
+        self.played.append(Path(path).stem.rsplit("-", 1)[0])  # "dice-1.wav" -> "dice"
+        return 0.0
+
+    async def record(self, text: str, lang: str, path: Path) -> bool:
+        self.spoken.append((text, lang))
+        return False
+
+
+CHROMIUM = "/usr/bin/chromium"
+LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--no-first-run", "--disable-sync"]
+BROWSER_LOCALES = {"en": "en-GB", "zh-Hans": "zh-CN", "zh-Hant": "zh-TW", "vi": "vi-VN"}
+
+
+class BrowserPhone:
+    """A phone: the real phone page in Debian's Chromium (Playwright's async API, on the app's own loop)."""
+
+    async def open(self, url: str, lang: str) -> None:
+        from playwright.async_api import async_playwright
+
+        self.playwright = await async_playwright().start()
+        self.browser = await self.playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        self.context = await self.browser.new_context(
+            viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale=BROWSER_LOCALES[lang])
+        self.page = await self.context.new_page()
+        self.acks = 0
+        self.errors: list[str] = []
+        self.page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        await self.page.goto(url)
+        await self.page.locator("#status.connected").wait_for(timeout=15000)
+
+    def _frame(self, payload) -> None:
+        try:
+            message = json.loads(payload)
+        except (TypeError, ValueError):
+            return
+        if message.get("type") == "ack" and message.get("question"):
+            self.acks += 1
+
+    async def answer(self, action: dict) -> str:
+        """Tap the page's control that sends `action` (unfolding the cards if it is one); returns the question's
+        title as the page shows it."""
+        selector = "[data-answer=" + json.dumps(json.dumps(action, ensure_ascii=False, separators=(",", ":"))) + "]"
+        button = self.page.locator("#question " + selector)
+        fold = self.page.locator("#question button.play-card")
+        deadline = time.monotonic() + 15
+        while not await button.count():
+            if await fold.count() and await fold.get_attribute("aria-expanded") != "true":
+                await fold.click()
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the phone never showed {action}")
+            await asyncio.sleep(0.05)
+        title = await self.page.locator("#question .question-title").text_content()
+        await button.tap()
+        return title or ""
+
+    async def close(self) -> None:
+        await self.context.close()
+        await self.browser.close()
+        await self.playwright.stop()
+
+
+PAD_PINS = [17, 27, 22, 5, 6, 13]  # hardware/README.md's red pad: buttons 1..6
+
+
+def pad_config(folder: str, seat: str) -> str:
+    path = Path(folder) / f"pads-{seat}.toml"
+    path.write_text(f"[gpio.seats.{seat}]\nbuttons = {PAD_PINS}\nled = 26\n", encoding="utf-8")
+    return str(path)
+
+
+def press_pad(button: int) -> None:
+    """A press and release on the pad's button, from this (non-loop) thread, as gpiozero's callbacks arrive."""
+    from gpiozero import Device
+
+    pin = Device.pin_factory.pin(PAD_PINS[button - 1])
+    pin.drive_low()
+    time.sleep(0.06)
+    pin.drive_high()
+    time.sleep(0.04)
+
+
 # -- a whole game by touch ------------------------------------------------------------------------------------
 
 
@@ -294,12 +393,23 @@ async def play_game(args) -> dict:
     events, final = random_game(rules, players, random.Random(args.seed))
     answers = [e for e in events if "roll" not in e and "pick" not in e]
     db = tempfile.mktemp(suffix=".sqlite3", dir=args.tmp)
-    box = open_box(db)
+    pads = None
+    if args.pad:  # a GPIO pad for one seat, on gpiozero's mock pins
+        from gpiozero import Device
+        from gpiozero.pins.mock import MockFactory
+
+        Device.pin_factory = MockFactory()
+        pads = pad_config(args.tmp or tempfile.gettempdir(), args.pad)
+    box = Box(BoxOptions(db=db, host="127.0.0.1", port=0, address="127.0.0.1", pads=pads))
     await box.open()
     box.table.cup = DiceCup(scripted=[tuple(e["roll"]) for e in events if "roll" in e],
                             picks=[e["pick"] for e in events if "pick" in e])
     app = CompanionApp(box, lang=args.lang)
+    ears = Ears()
+    app.sounds.player = app.sounds.voice = ears
     report = {"answers": len(answers), "seen": [], "steps": 0, "undo": None, "peeks": [], "screens": set()}
+
+    sound = {"speech_on": False, "spoken_from": None, "muted_at": None, "unmuted_at": None}
 
     async def script(d: Driver):
         table = app.table
@@ -309,22 +419,13 @@ async def play_game(args) -> dict:
         await d.tap(app.manager.current_screen.ids.start)
         assert table.state is not None and list(table.state.players) == players
         phone = None
-        if args.phone:  # a phone answers for one seat at the same time, through the real phone server
-            import aiohttp
-
-            session = aiohttp.ClientSession()
-            token = box.tokens.seats[args.phone]
-            phone = await session.ws_connect(f"http://127.0.0.1:{box.server.port}/ws/{token}")
-            report["phone"] = {"seat": args.phone, "answers": 0, "acks": 0}
-
-            async def listen():
-                async for message in phone:
-                    data = json.loads(message.data)
-                    if data.get("type") == "ack" and data.get("question"):
-                        report["phone"]["acks"] += 1
-
-            listener = asyncio.ensure_future(listen())
-            await d.until(lambda: args.phone in app.connected, 5)
+        if args.phone:  # a phone answers for one seat at the same time: the real page in Chromium
+            phone = BrowserPhone()
+            await phone.open(box.server.seat_urls()[args.phone], args.lang)
+            report["phone"] = {"seat": args.phone, "answers": 0, "acks": 0, "titles": []}
+            await d.until(lambda: args.phone in app.connected, 10)
+        if args.pad:
+            report["pad"] = {"seat": args.pad, "answers": 0, "on_screen": 0}
         if app.manager.current == "join":
             report["screens"].add("join")
             report["join_texts"] = d.texts()
@@ -341,13 +442,39 @@ async def play_game(args) -> dict:
                 raise RuntimeError("the game does not go on")
             if screen == "board" and phone is not None and action["seat"] == args.phone:
                 before = len(table.events)
-                question = table.rules.prompt(table.state).id
-                await phone.send_json({"v": 1, "type": "answer", "question": question, "action": action})
+                choice = next(c for c in table.question(args.phone).choices if dict(c.action) == action)
+                report["phone"]["titles"].append(await phone.answer(dict(choice.action)))
                 report["phone"]["answers"] += 1
-                if not await d.until(lambda b=before: len(table.events) > b):
+                if not await d.until(lambda b=before: len(table.events) > b, 15):
                     raise RuntimeError(f"the phone's answer {action} was not taken")
                 index += 1
                 continue
+            if screen == "board" and args.pad and action["seat"] == args.pad:
+                actions = button_actions(table.question(args.pad))
+                if action in actions:  # on the pad's buttons: pressed there (else the screen answers for it)
+                    before = len(table.events)
+                    await asyncio.to_thread(press_pad, actions.index(action) + 1)
+                    report["pad"]["answers"] += 1
+                    if not await d.until(lambda b=before: len(table.events) > b, 10):
+                        raise RuntimeError(f"the pad's press for {action} was not taken")
+                    index += 1
+                    continue
+                report["pad"]["on_screen"] += 1
+            if screen == "board" and not sound["speech_on"]:  # spoken narration switched on in the menu, by touch
+                await switch(d, "speech")
+                sound["speech_on"] = True
+                sound["spoken_from"] = len(app.public_lines)
+            if screen == "board" and index >= len(answers) // 2 and sound["muted_at"] is None:
+                await asyncio.sleep(1.2)  # the last step's sounds and voice are out (mute silences what is queued)
+                await switch(d, "sounds")  # muted, until a line that makes a sound has come and gone unheard
+                sound["muted_at"], sound["played_before"] = len(app.public_lines), len(ears.played)
+                sound["spoken_before"] = len(ears.spoken)
+            if screen == "board" and sound["muted_at"] is not None and sound["unmuted_at"] is None:
+                keys = [e.message.key for e in app.public_lines[sound["muted_at"]:]]
+                if any(sound_for(k, table.rules.SOUNDS) for k in keys):
+                    sound["unmuted_at"], sound["played_muted"] = len(app.public_lines), len(ears.played)
+                    sound["spoken_muted"] = len(ears.spoken)
+                    await switch(d, "sounds")
             if screen == "board":
                 peek = [w for w in d.widgets(HoldToPeek)]
                 if peek and len(report["peeks"]) < 3:
@@ -384,10 +511,24 @@ async def play_game(args) -> dict:
         report["winners"] = list(table.state.winners)
         report["expected_winners"] = list(final.winners)
         report["narration"] = [app.words.say(e.message) for e in table.narration() if not e.seats]
+        report["keys"] = [e.message.key for e in table.narration() if not e.seats]
+        report["private"] = [app.words.say(e.message) for e in table.narration() if e.seats]
+        await asyncio.sleep(1.5)  # the last step's sounds and voice
+        report["sound"] = {**sound, "played": ears.played, "spoken": ears.spoken}
         if phone is not None:
+            report["phone"]["acks"] = phone.acks
+            report["phone"]["errors"] = phone.errors
             await phone.close()
-            listener.cancel()
-            await session.close()
+
+    async def switch(d: Driver, which: str) -> None:
+        """Menu -> the sounds' or the voice's switch -> back to the board, by touch."""
+        await d.tap(app.manager.current_screen.ids.menu)
+        menu = app.manager.current_screen
+        before = (app.sounds.muted, app.sounds.speech)
+        await d.tap(menu.ids[which])
+        assert (app.sounds.muted, app.sounds.speech) != before, f"the {which} switch did nothing"
+        report["seen"] += d.texts()
+        await d.tap(menu.ids.back)
 
     async def self_undo(d: Driver, report: dict) -> None:
         steps = app.table.can_undo
@@ -518,7 +659,8 @@ def main() -> int:
     parser.add_argument("--players", default="red,yellow,blue")
     parser.add_argument("--size", default="800x480")
     parser.add_argument("--tmp", default=None)
-    parser.add_argument("--phone", default=None, help="game: a phone on the phone server answers for this seat")
+    parser.add_argument("--phone", default=None, help="game: a phone (the page in Chromium) answers for this seat")
+    parser.add_argument("--pad", default=None, help="game: a GPIO pad (gpiozero's mock pins) answers for this seat")
     args = parser.parse_args()
     if args.what == "game":
         report = asyncio.run(play_toy(args) if args.game == "lucky-die" else play_game(args))
