@@ -129,7 +129,7 @@ class GameRecord:
 def default_db_path() -> Path:
     """Where the box keeps its save file; the directory is created if needed."""
     directory = Path(platformdirs.user_data_dir("companion", appauthor=False))
-    directory.mkdir(parents=True, exist_ok=True)
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)  # the save file holds every seat's link
     return directory / "companion.sqlite3"
 
 

@@ -164,6 +164,9 @@ class PhoneServer:
         self._runner: web.AppRunner | None = None
         self.give_pad: Callable[[str], None] | None = None  # the serial pads' "next pad pressed is his"
         self.on_host_renewed: Callable[[], None] | None = None  # told when the host link has changed
+        # Told when who is connected, which seats have a device (claimed) or a device asking for them
+        # (requests), or the host's problems change: the touchscreen's join screen redraws then.
+        self.on_devices_changed: Callable[[], None] | None = None
         self.games_json = [game.SETUP.to_json(name) for name, game in GAMES.items()]  # the new-game forms
         self.app = self._make_app()
         self._unsubscribe = table.subscribe(self._changed)
@@ -611,6 +614,11 @@ class PhoneServer:
             connection.seen = -1
         self._queue.extendleft(hosts)
         self._send_soon()
+        if self.on_devices_changed is not None:
+            try:
+                self.on_devices_changed()
+            except Exception:  # a broken screen must not keep phones from their seats
+                log.exception("on_devices_changed failed")
 
     def _send_soon(self) -> None:
         if not self._sending:
