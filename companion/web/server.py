@@ -1,8 +1,9 @@
 """The phone server: aiohttp on the table's asyncio loop, one WebSocket per phone.
 
 A seat's phone gets only that seat's view; the host gets the public board with the controls and the seat
-URLs; spectators get the public board. After every change of the table each connection is sent its view;
-who is connected is news for the host only.
+URLs; spectators get the public board. After a change of the table each connection is sent its view, a few
+connections per turn of the loop (the host and the seats first), and always the latest one: a phone that is
+reached after two quick changes gets only the second. Who is connected is news for the host only.
 
 A seat's link is bound to the first device that opens it. Another device that opens it (someone who scanned
 the QR code from across the table, or the player's new phone) waits, seeing only the public board, until the
