@@ -101,11 +101,11 @@ def _box_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--pads", help="a pads config (TOML, see hardware/README.md): GPIO pads, the pad hub")
 
 
-def _open_store(path: str | None):
+def _open_store(path: str | None, readonly: bool = False):
     from companion.store import EventStore, StoreError, default_db_path
 
     try:
-        return EventStore(path or default_db_path())
+        return EventStore(path or default_db_path(), readonly=readonly)
     except StoreError as error:
         print(f"companion: {error}", file=sys.stderr)
         return None
@@ -167,7 +167,7 @@ def _resume(db: str | None, lang: str | None = None) -> int:
 
 
 def _history(db: str | None) -> int:
-    store = _open_store(db)
+    store = _open_store(db, readonly=True)  # beside a running table too
     if store is None:
         return 2
     with store:

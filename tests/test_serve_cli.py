@@ -72,3 +72,18 @@ def test_serve_refuses_bad_players_and_foreign_files(tmp_path):
     refused = serve("--db", str(foreign))
     assert refused.wait(timeout=10) == 2 and "not a companion database" in refused.stderr.read()
     assert foreign.read_text() == "my shopping list\n"
+
+
+def test_history_reads_a_save_file_a_running_table_holds(tmp_path):
+    import subprocess
+    import sys
+
+    from companion.store import EventStore
+
+    path = tmp_path / "running.sqlite3"
+    with EventStore(path) as store:  # the table's process holds the save file
+        store.new_game("mall-of-horror", ["red", "blue", "yellow"], {})
+        done = subprocess.run([sys.executable, "-m", "companion", "history", "--db", str(path)],
+                              capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "no finished games yet"
