@@ -14,6 +14,7 @@ from pathlib import Path
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
+from kivy.graphics.opengl import glFinish
 from kivy.lang import Builder
 from kivy.properties import ListProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
@@ -128,6 +129,9 @@ class CompanionApp(App):
         return manager.get_screen(name)
 
     def on_start(self) -> None:
+        # One frame at a time: the next is not queued before this one is drawn. Software GL (llvmpipe) would
+        # otherwise queue frames, each holding its memory, and a new text's texture would wait behind them all.
+        Window.bind(on_flip=lambda *_: glFinish())
         self._unsubscribe = self.table.subscribe(self._refresh)
         self.box.tell = self._told
         Clock.schedule_interval(self._poll, 1.5)

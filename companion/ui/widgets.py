@@ -167,16 +167,16 @@ class Mark(Widget):
             if self.outline and sum(colour) < 0.5 or shape == "ring":
                 Color(0.85, 0.85, 0.85, 1)
                 if shape in ("circle", "ring"):
-                    Line(circle=(cx, cy, side / 2), width=1.2)
+                    Line(circle=(cx, cy, side / 2))
                 elif shape == "cross":
                     arm = side * 0.18
                     Line(points=[cx - arm, cy - side / 2, cx + arm, cy - side / 2, cx + arm, cy - arm,
                                  cx + side / 2, cy - arm, cx + side / 2, cy + arm, cx + arm, cy + arm,
                                  cx + arm, cy + side / 2, cx - arm, cy + side / 2, cx - arm, cy + arm,
                                  cx - side / 2, cy + arm, cx - side / 2, cy - arm, cx - arm, cy - arm],
-                         close=True, width=1.2)
+                         close=True)
                 else:
-                    Line(points=points, close=True, width=1.2)
+                    Line(points=points, close=True)
 
 
 def shape_points(shape: str, cx: float, cy: float, r: float) -> list[float]:
@@ -373,7 +373,9 @@ class Token(Widget):
             Color(*seat_colour(self.seat), 0.45 if self.faded else 1)
             RoundedRectangle(pos=(x, y), size=(side, side), radius=[side * 0.2])
             Color(0.9, 0.9, 0.9, 1)
-            Line(rounded_rectangle=(x, y, side, side, side * 0.2), width=1.1, dash_length=3 if self.faded else 1,
+            # Lines one pixel wide: GL draws them as they are (a wider line is hundreds of triangles, and a hidden
+            # character's dashes need it too).
+            Line(rounded_rectangle=(x, y, side, side, side * 0.2), dash_length=4 if self.faded else 1,
                  dash_offset=3 if self.faded else 0)
             Color(1, 1, 1, 1)
             high = side * 0.6
