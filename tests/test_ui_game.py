@@ -59,6 +59,7 @@ def test_every_line_of_the_narration_appears_on_the_screen(games, lang):
     missing = [line for line in report["narration"] if line not in seen]
     assert len(report["narration"]) > 50
     assert not missing, f"{len(missing)} line(s) never shown: {missing[:5]}"
+    assert len(report["order"]) > 20 and all(report["order"]), "the narration is not newest first"
 
 
 def test_a_phone_and_a_pad_answer_for_their_seats_while_the_screen_answers_for_the_others(games):

@@ -51,6 +51,7 @@ from companion.games import GAMES  # noqa: E402
 from companion.pads.buttons import button_actions  # noqa: E402
 from companion.simulate import random_game  # noqa: E402
 from companion.ui.app import CompanionApp  # noqa: E402
+from companion.ui.screens.board import NarrationLine  # noqa: E402
 from companion.ui.sound import sound_for  # noqa: E402
 from companion.ui.widgets import Action, HoldToPeek, SeatButton  # noqa: E402
 
@@ -315,6 +316,14 @@ def press_pad(button: int) -> None:
     time.sleep(0.04)
 
 
+def narration_in_order(app: CompanionApp) -> bool:
+    """The board's narration, top to bottom, is the latest lines newest first (and the newest line is there)."""
+    lines = [w.text.removeprefix("▶ ") for w in reversed(app.manager.current_screen.ids.narration.children)
+             if isinstance(w, NarrationLine)]
+    public = [app.words.say(e.message) for e in app.public_lines]
+    return bool(lines) and lines == public[::-1][:len(lines)]
+
+
 # -- a whole game by touch ------------------------------------------------------------------------------------
 
 
@@ -407,7 +416,8 @@ async def play_game(args) -> dict:
     app = CompanionApp(box, lang=args.lang)
     ears = Ears()
     app.sounds.player = app.sounds.voice = ears
-    report = {"answers": len(answers), "seen": [], "steps": 0, "undo": None, "peeks": [], "screens": set()}
+    report = {"answers": len(answers), "seen": [], "steps": 0, "undo": None, "peeks": [], "screens": set(),
+              "order": []}
 
     sound = {"speech_on": False, "spoken_from": None, "muted_at": None, "unmuted_at": None}
 
@@ -437,6 +447,8 @@ async def play_game(args) -> dict:
             screen = app.manager.current
             report["screens"].add(screen)
             report["seen"] += d.texts()
+            if screen == "board" and not (app.view or {}).get("undone"):
+                report["order"].append(narration_in_order(app))
             report["steps"] += 1
             if report["steps"] > 20 * len(answers) + 50:
                 raise RuntimeError("the game does not go on")

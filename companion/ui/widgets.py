@@ -394,8 +394,15 @@ def settle_height(box) -> None:
 
 
 def show_only(box, widgets: list) -> None:
-    """`box` holds these widgets, in this order; nothing is moved when it already does (no new layout)."""
-    if list(reversed(box.children)) == widgets:
+    """`box` holds these widgets, in this order (the first on top); nothing is moved when it already does, and
+    widgets new at the top (the newest narration) are added above the others, which stay."""
+    now = list(reversed(box.children))
+    if now == widgets:
+        return
+    new = len(widgets) - len(now)
+    if now and new > 0 and widgets[new:] == now and not any(w.parent is not None for w in widgets[:new]):
+        for widget in reversed(widgets[:new]):
+            box.add_widget(widget, index=len(box.children))
         return
     box.clear_widgets()
     for widget in widgets:

@@ -25,6 +25,7 @@ class BoardScreen(BaseScreen):
         self.lines: dict = {}  # narration widgets on the screen, by line
         self.seat_buttons: dict = {}  # the seats waited on, by seat and note
         self.waiting_parts: dict | None = None
+        self.spare_lines: list[NarrationLine] = []  # narration widgets off the screen, for the next lines
 
     def update(self, force: bool = False) -> None:
         app = self.app
@@ -32,7 +33,7 @@ class BoardScreen(BaseScreen):
         if view is None:
             return
         if force:  # a new language: nothing drawn before is kept
-            self.lines, self.seat_buttons, self.waiting_parts = {}, {}, None
+            self.lines, self.seat_buttons, self.waiting_parts, self.spare_lines = {}, {}, None, []
         self._board(view, force)
         self._controls(view, force)
         self._waiting(view, force)
@@ -202,9 +203,16 @@ class BoardScreen(BaseScreen):
         made, self.lines = self.lines, {}
 
         def kept(key, make) -> Text:
-            widget = made.get(key) or make()
+            widget = made.pop(key, None) or make()
             self.lines[key] = widget
             return widget
+
+        def line(text: str, act: bool, taken_back: bool = False) -> NarrationLine:
+            if self.spare_lines:  # a line that left the screen shows the new one: a new text, no new widget
+                widget = self.spare_lines.pop()
+                widget.show(text, act, taken_back)
+                return widget
+            return NarrationLine(text, act=act, taken_back=taken_back)
 
         shown = []
         if undone:
@@ -212,7 +220,7 @@ class BoardScreen(BaseScreen):
                 text=app.t("ui.undone"), grow=True, base_font=dp(14), ink=DIM, size_hint_y=None, halign="left")))
             for entry in undone:
                 text = app.words.say(entry)
-                shown.append(kept(("taken", text), lambda t=text: NarrationLine(t, act=False, taken_back=True)))
+                shown.append(kept(("taken", text), lambda t=text: line(t, False, taken_back=True)))
         shown_round = None
         for index in reversed(range(start, len(public))):
             entry = public[index]
@@ -222,10 +230,13 @@ class BoardScreen(BaseScreen):
                     text=app.t("ui.narration", round=r), grow=True, base_font=dp(13), ink=DIM, size_hint_y=None,
                     halign="left")))
             text = app.words.say(entry.message)
-            widget = kept((index, text, entry.act), lambda t=text, a=entry.act: NarrationLine(t, act=a))
+            widget = kept((index, text, entry.act), lambda t=text, a=entry.act: line(t, a))
             widget.fresh = index >= app.fresh_from
             shown.append(widget)
         show_only(self.ids.narration, shown)
+        for widget in made.values():  # off the screen now: kept to show a later line
+            if isinstance(widget, NarrationLine) and len(self.spare_lines) < 40:
+                self.spare_lines.append(widget)
         self.ids.scroll.scroll_y = 1
 
 
@@ -241,6 +252,12 @@ class NarrationLine(Text):
         super().__init__(text=("▶ " if act else "") + text, act=act, grow=True, size_hint_y=None, halign="left",
                          base_font=dp(15) if act else dp(14), **kwargs)
         self.fbind("fresh", self._tint)
+        self._tint()
+
+    def show(self, text: str, act: bool, taken_back: bool = False) -> None:
+        self.taken_back, self.act, self.fresh = taken_back, act, False
+        self.base_font = dp(15) if act else dp(14)
+        self.text = ("▶ " if act else "") + text
         self._tint()
 
     def _tint(self, *_args) -> None:
