@@ -36,8 +36,8 @@ GAP = 0.35  # seconds between two sounds of one step
 
 
 def sound_for(key: str, sounds: Mapping[str, str]) -> str | None:
-    """The sound a line with this key makes: its own entry, else its family's ("mall.n.breach.defence" ->
-    "mall.n.breach"), else none."""
+    """The sound a line with this key makes: its own entry, else its family's ("game.n.breach.defence" ->
+    "game.n.breach"), else none."""
     parts = key.split(".")
     for n in range(len(parts), 0, -1):
         name = sounds.get(".".join(parts[:n]))
