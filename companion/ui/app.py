@@ -8,7 +8,10 @@ Layouts are in kv/ (one file per screen); the words are the catalogue's.
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import logging
+import time
 from pathlib import Path
 
 from kivy.app import App
@@ -57,6 +60,12 @@ class CompanionApp(App):
         self.redraws = 0  # frames drawn after a change (the bench reads it)
         self._unsubscribe = None
         self._refresh = Clock.create_trigger(self.refresh, 0)
+        # Widgets dropped from the screen are cycles (kv bindings): collected soon, with their textures, rather than
+        # whenever Python's collector gets round to it (the screen's memory would grow by a third meanwhile); and
+        # just after a frame is shown, not between an answer and its frame.
+        self._collect = Clock.create_trigger(self._collect_soon, 1)
+        self._collect_due = False
+        self._drawn_at = 0.0
 
     # -- words --------------------------------------------------------------------------------------------
 
@@ -129,9 +138,7 @@ class CompanionApp(App):
         return manager.get_screen(name)
 
     def on_start(self) -> None:
-        # One frame at a time: the next is not queued before this one is drawn. Software GL (llvmpipe) would
-        # otherwise queue frames, each holding its memory, and a new text's texture would wait behind them all.
-        Window.bind(on_flip=lambda *_: glFinish())
+        Window.bind(on_flip=self._drawn)
         self._unsubscribe = self.table.subscribe(self._refresh)
         self.box.tell = self._told
         Clock.schedule_interval(self._poll, 1.5)
@@ -139,12 +146,28 @@ class CompanionApp(App):
         self.refresh(force=True)
         if self.view is None:
             self.goto("newgame")
+        gc.freeze()  # what is made by now lives as long as the app: later collections leave it alone
 
     def on_stop(self) -> None:
         self.sounds.close()
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+
+    def _drawn(self, *_args) -> None:
+        # One frame at a time: the next is not queued before this one is drawn. Software GL (llvmpipe) would
+        # otherwise queue frames, each holding its memory, and a new text's texture would wait behind them all.
+        glFinish()
+        self._drawn_at = time.monotonic()
+        if self._collect_due:
+            self._collect_due = False
+            asyncio.get_running_loop().call_later(0.01, gc.collect)
+
+    def _collect_soon(self, _dt) -> None:
+        if time.monotonic() - self._drawn_at > 0.5:
+            gc.collect()  # the screen is still: now
+        else:
+            self._collect_due = True  # after the next frame
 
     def _told(self, message) -> None:
         self.notice = self.words.say(message)
@@ -194,6 +217,7 @@ class CompanionApp(App):
             return
         screen = self.manager.current_screen
         screen.update(force=force)
+        self._collect()
         if force:
             for other in self.manager.screens:
                 if other is not screen:

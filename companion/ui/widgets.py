@@ -67,15 +67,16 @@ def app_font() -> str:
 SIZES = (8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 22, 25, 28, 32, 36, 40, 45, 50, 56, 64, 72, 80, 90)
 
 
-def font_px(size: float) -> int:
-    """The largest of SIZES not above `size` (the smallest one for anything smaller)."""
+def font_px(size: float) -> float:
+    """The largest of SIZES not above `size` (the smallest one for anything smaller), as a float: Kivy names an
+    open font by its size's text, and 15 and 15.0 would be two."""
     fitting = [s for s in SIZES if s <= size + 0.01]
-    return fitting[-1] if fitting else SIZES[0]
+    return float(fitting[-1] if fitting else SIZES[0])
 
 
-def smaller(size: int) -> int:
+def smaller(size: float) -> float:
     lower = [s for s in SIZES if s < size]
-    return lower[-1] if lower else size
+    return float(lower[-1]) if lower else size
 
 
 class Text(Label):
@@ -95,18 +96,21 @@ class Text(Label):
 
     def __init__(self, **kwargs):
         kwargs.setdefault("font_name", app_font())
-        super().__init__(**kwargs)
+        kwargs.setdefault("font_size", font_px(kwargs.get("base_font", self.base_font)))
         self._fitted: tuple | None = None
         self._fit = Clock.create_trigger(self.fit, -1)
-        self.fbind("text", self._fit)
-        self.fbind("size", self._fit)
-        self.fbind("base_font", self._fit)
-        self.fbind("font_name", self._fit)
+        super().__init__(**kwargs)
+        # Label's own re-rendering goes through fit too: one render per change, at the size that fits.
+        self._trigger_texture.cancel()
+        self._trigger_texture = self._fit
+        for name in ("text", "size", "base_font", "min_font", "font_name", "wrap", "grow", "pad"):
+            self.fbind(name, self._fit)
         self._fit()
 
     def fit(self, *_args) -> None:
         # Rendering text is the screen's dearest work: only again when the text, the font or the box changed.
-        key = (self.text, self.font_name, self.base_font, self.width, None if self.grow else self.height)
+        key = (self.text, self.font_name, self.base_font, self.min_font, self.width,
+               None if self.grow else self.height, self.halign, self.valign, self.wrap, self.grow, self.pad)
         if key == self._fitted:
             return
         self._fitted = key
@@ -344,7 +348,7 @@ def token_text(text: str, ink: tuple) -> Texture:
     if key not in _TOKEN_TEXT:
         from kivy.core.text import Label as CoreLabel
 
-        label = CoreLabel(text=text, font_size=int(dp(30)), color=ink, font_name="DejaVuSans")
+        label = CoreLabel(text=text, font_size=font_px(dp(30)), color=ink, font_name="DejaVuSans")
         label.refresh()
         _TOKEN_TEXT[key] = label.texture
     return _TOKEN_TEXT[key]

@@ -235,7 +235,7 @@ class BoardScreen(BaseScreen):
             shown.append(widget)
         show_only(self.ids.narration, shown)
         for widget in made.values():  # off the screen now: kept to show a later line
-            if isinstance(widget, NarrationLine) and len(self.spare_lines) < 40:
+            if isinstance(widget, NarrationLine) and len(self.spare_lines) < 12:
                 self.spare_lines.append(widget)
         self.ids.scroll.scroll_y = 1
 

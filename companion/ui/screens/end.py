@@ -1,4 +1,5 @@
-"""The end: the scores, the winners, and the last round's narration (why rescue came, how a tie was broken)."""
+"""The end: the scores, the winners, and the narration of the game's last moments (why rescue came, how a tie was
+broken): every line of the last step, and the lines before it up to a screenful; the whole game is in History."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from kivy.uix.widget import Widget
 from companion.ui.screens.base import BaseScreen
 from companion.ui.widgets import ACT, DIM, GOOD, Chip, Text
 
+LINES = 12  # at least this many lines of the end, more when the last step brought more
+
 
 class EndScreen(BaseScreen):
     def update(self, force: bool = False) -> None:
@@ -16,7 +19,8 @@ class EndScreen(BaseScreen):
         view = app.view
         if view is None:
             return
-        if not self.changed("end", (repr(view.get("scores")), repr(view.get("winners")), view.get("round")), force):
+        key = (repr(view.get("scores")), repr(view.get("winners")), view.get("round"), len(app.public_lines))
+        if not self.changed("end", key, force):
             return
         ids = self.ids
         winners = list(view.get("winners") or [])
@@ -38,6 +42,8 @@ class EndScreen(BaseScreen):
         scores.add_widget(Widget())
         lines = ids.lines
         lines.clear_widgets()
-        for entry in reversed(view.get("narration") or []):  # newest first: why rescue came, who won
-            lines.add_widget(Text(text=app.words.say(entry), grow=True, size_hint_y=None, base_font=dp(14),
-                                  halign="left", ink=ACT if entry.get("act") else DIM))
+        public = app.public_lines
+        last = public[max(0, min(app.fresh_from, len(public) - LINES)):]
+        for entry in reversed(last):  # newest first: who won, why rescue came
+            lines.add_widget(Text(text=app.words.say(entry.message), grow=True, size_hint_y=None, base_font=dp(14),
+                                  halign="left", ink=ACT if entry.act else DIM))
