@@ -50,7 +50,7 @@ class CompanionApp(App):
         self.box = box
         self.words = Words(lang or self._setting(LANG_SETTING) or "en")
         self.sounds = Sounds(muted=bool(self._setting(MUTED_SETTING)), speech=bool(self._setting(SPEECH_SETTING)))
-        self.heard_from: int | None = None  # public lines before this index were there before the screen listened
+        self.listening = False  # lines there before the first refresh (a resumed game) are not heard again
         self.lang = self.words.lang
         self.font = self.words.font
         self.fresh_from = 0  # narration lines from this index on came with the current step
@@ -199,9 +199,9 @@ class CompanionApp(App):
             # A new step: the lines it brought stand out until the next one.
             self.fresh_from = min(self.lines_seen, len(public))
             self.prompt_id = prompt_id
-        if self.heard_from is not None and len(public) > self.lines_seen:
+        if self.listening and len(public) > self.lines_seen:
             self._hear(public[self.lines_seen:])
-        self.heard_from = len(public) if self.heard_from is None else self.heard_from
+        self.listening = True
         self.lines_seen = len(public)
         self.public_lines = public
         Window.allow_screensaver = view is None or bool(view.get("over"))  # no blanking during a game
