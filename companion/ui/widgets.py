@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.graphics import Color, Line, Mesh, Rectangle, RoundedRectangle
+from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle, RoundedRectangle
 from kivy.graphics.texture import Texture
 from kivy.metrics import dp
 from kivy.properties import (
@@ -138,39 +138,43 @@ class Text(Label):
 
 
 class Mark(Widget):
-    """A seat's symbol in its colour: circle, triangle, square, diamond, star, cross..."""
+    """A seat's symbol in its colour (or in `tint`, on a piece of that colour): circle, triangle, square..."""
 
     seat = StringProperty("")
     outline = BooleanProperty(True)
+    tint = ListProperty([])  # the symbol's colour when not the seat's own
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.fbind("pos", self._draw)
         self.fbind("size", self._draw)
         self.fbind("seat", self._draw)
+        self.fbind("tint", self._draw)
         self._draw()
 
     def _draw(self, *_args) -> None:
         colour, shape = SEATS.get(self.seat, UNKNOWN)
+        colour = tuple(self.tint[:3]) if self.tint else colour
         self.canvas.clear()
         side = min(self.width, self.height)
         cx, cy = self.center
         points = shape_points(shape, cx, cy, side / 2)
         with self.canvas:
             Color(*colour, 1)
-            if shape in ("circle", "ring"):
-                from kivy.graphics import Ellipse
-
+            if shape == "circle":
                 Ellipse(pos=(cx - side / 2, cy - side / 2), size=(side, side))
+            elif shape == "ring":  # hollow: told from the circle by its shape, not only by its colour
+                width = max(1.5, side * 0.13)
+                Line(circle=(cx, cy, side / 2 - width), width=width)
             elif shape == "cross":
                 arm = side * 0.18
                 Rectangle(pos=(cx - arm, cy - side / 2), size=(2 * arm, side))
                 Rectangle(pos=(cx - side / 2, cy - arm), size=(side, 2 * arm))
             else:
                 fan(points, cx, cy)
-            if self.outline and sum(colour) < 0.5 or shape == "ring":
+            if self.outline and sum(colour) < 0.5 and shape != "ring":
                 Color(0.85, 0.85, 0.85, 1)
-                if shape in ("circle", "ring"):
+                if shape == "circle":
                     Line(circle=(cx, cy, side / 2))
                 elif shape == "cross":
                     arm = side * 0.18
@@ -362,7 +366,7 @@ class Token(Widget):
         self.seat = seat
         self.faded = faded
         self.text = text
-        self.mark = Mark(seat=seat)
+        self.mark = Mark(seat=seat, tint=list(ink_on(seat)), outline=False)  # the symbol in ink on its colour
         self.add_widget(self.mark)
         self.fbind("pos", self._draw)
         self.fbind("size", self._draw)
