@@ -13,6 +13,7 @@ from companion.games.base import BALLOT, CARDS, PICK, Choice, CupRequest, Illega
 
 from .board import (
     CAMERA,
+    CAPACITY,
     CARD_KINDS,
     COLOURS,
     DECK,
@@ -101,7 +102,98 @@ def question(state: State, seat: str) -> Question | None:
     answered = seat not in current.options  # a voter (or a secret destination) already in, still changeable
     choices = tuple(_choice(state, seat, action, i) for i, action in enumerate(answers))
     return Question(current.id, seat, current.kind, state.step, _title(state, seat), current.secret, choices,
-                    answered=answered)
+                    facts=facts(state, seat), answered=answered)
+
+
+# -- the facts of a decision, beside the question ---------------------------------------------------------------
+# Each is a message; lists of nested messages ({"key", "params"}) are joined in the reader's language.
+
+
+def _nested_list(items: list[tuple[str, dict]]) -> list[dict]:
+    return [{"key": key, "params": params} for key, params in items]
+
+
+def _yours(state: State, seat: str) -> Message:
+    """The seat's own state that matters: his characters and where they are, his cards in hand."""
+    mine = sorted(state.of(seat), key=lambda c: (c.location or 9, CHARACTERS.index(c.kind)))
+    if not mine:
+        return msg("mall.fact.yours.none", count=state.hands.get(seat, 0))
+    return msg("mall.fact.yours", count=state.hands.get(seat, 0), characters=_nested_list(
+        [("mall.fact.at", {"character": c.kind, "location": c.location}) if c.location
+         else ("mall.fact.unplaced", {"character": c.kind}) for c in mine]))
+
+
+def _room(state: State, loc: int) -> dict:
+    people = len(state.at(loc))
+    capacity = CAPACITY[loc]
+    if capacity is None:
+        return {"key": "mall.fact.room.unlimited", "params": {"people": people}}
+    return {"key": "mall.fact.room", "params": {"people": people, "capacity": capacity}}
+
+
+def _who(state: State, loc: int) -> dict:
+    present = {c.colour for c in state.at(loc)}
+    colours = [p for p in state.players if p in present]
+    if not colours:
+        return {"key": "mall.fact.nobody", "params": {}}
+    return {"key": "mall.fact.who", "params": {"colours": colours}}
+
+
+def place_note(state: State, loc: int) -> Message:
+    """A location as a destination: its zombies, how full it is, whose characters are there."""
+    if not state.is_open(loc):
+        return msg("mall.fact.closed", location=loc)
+    return msg("mall.note.place", count=state.zombies[loc - 1], room=_room(state, loc), who=_who(state, loc))
+
+
+def place_fact(state: State, loc: int) -> Message:
+    """The same, naming the location."""
+    if not state.is_open(loc):
+        return msg("mall.fact.closed", location=loc)
+    return msg("mall.fact.place", location=loc, count=state.zombies[loc - 1], room=_room(state, loc),
+               who=_who(state, loc))
+
+
+def _attacked(state: State, loc: int) -> list[Message]:
+    """An attacked location: its zombies against its defence, and every character there."""
+    there = [c for p in state.clockwise() for c in state.at(loc) if c.colour == p]
+    key = "mall.fact.defence.supermarket" if loc == SUPERMARKET else "mall.fact.defence"
+    out = [msg(key, location=loc, count=state.zombies[loc - 1], defence=state.defence(loc))]
+    if loc == PARKING:
+        out = [msg("mall.fact.parking", location=loc, count=state.zombies[loc - 1])]
+    out.append(msg("mall.fact.there", characters=_nested_list(
+        [("mall.fact.whose.hidden" if c.hidden else "mall.fact.whose", {"colour": c.colour, "character": c.kind})
+         for c in there])))
+    return out
+
+
+def facts(state: State, seat: str) -> tuple[Message, ...]:
+    """What `seat` needs to know to decide now, beside the question (the whole board is one tap away)."""
+    step = state.step
+    out: list[Message] = []
+    if step == Step.VOTE:
+        vote = state.vote
+        if vote.purpose == "victim":
+            out += _attacked(state, vote.location)
+        else:
+            out.append(msg("mall.fact.voters", location=vote.location, voters=_nested_list(
+                [("mall.fact.votes", {"colour": p, "count": w}) for p, w in vote.ballot.weights.items()])))
+    elif step == Step.PLACE:
+        out.append(msg("mall.fact.placement_dice", dice=list(state.dice or ())))
+    elif step == Step.MOVE:
+        target = state.destinations.get(seat, 0)
+        if target:
+            out.append(place_fact(state, target))
+    elif step == Step.SPRINT:
+        out.append(place_fact(state, state.sprint))
+    elif step == Step.VICTIM:
+        out += _attacked(state, state.location)
+    elif step == Step.WINDOW and state.window.kind != "camera":
+        out += _attacked(state, state.window.location)[1:]  # the title says the zombies and the defence
+    elif step == Step.SECRET and not state.of(seat):
+        out.append(msg("mall.fact.zombie_player"))
+    out.append(_yours(state, seat))
+    return tuple(out)
 
 
 def _title(state: State, seat: str | None) -> Message:
@@ -156,7 +248,8 @@ def _choice(state: State, seat: str, action: dict, index: int) -> Choice:
     if "vote" in action:  # a candidate on his seat's button
         return Choice(action, msg("mall.choice.vote", colour=action["vote"]), players.index(action["vote"]) + 1)
     if "give" in action:
-        return Choice(action, msg("mall.choice.give", colour=action["give"]), players.index(action["give"]) + 1)
+        return Choice(action, msg("mall.choice.give", colour=action["give"]), players.index(action["give"]) + 1,
+                      note=msg("mall.note.hand", count=state.hands.get(action["give"], 0)))
     if "play" in action:
         card = card_key(action["play"], action.get("kills", 0))
         params = {}
@@ -172,9 +265,10 @@ def _choice(state: State, seat: str, action: dict, index: int) -> Choice:
         return Choice(action, msg("mall.choice.pass"), _slot(index))
     if "go" in action and "character" in action:
         return Choice(action, msg("mall.choice.place", character=action["character"], location=action["go"]),
-                      action["go"])
+                      action["go"], note=place_note(state, action["go"]))
     if "go" in action:
-        return Choice(action, msg("mall.choice.go", location=action["go"]), action["go"])
+        return Choice(action, msg("mall.choice.go", location=action["go"]), action["go"],
+                      note=place_note(state, action["go"]))
     if "move" in action:
         target = state.sprint if state.step == Step.SPRINT else state.destinations.get(seat, 0)
         mover = next(c for c in state.of(seat) if c.kind == action["move"])
