@@ -66,6 +66,8 @@ class CompanionApp(App):
         self._collect = Clock.create_trigger(self._collect_soon, 1)
         self._collect_due = False
         self._drawn_at = 0.0
+        self.alerts = None  # over every screen: takeovers, storage problems (companion/ui/screens/join.py)
+        self._devices_seen = None
 
     # -- words --------------------------------------------------------------------------------------------
 
@@ -141,6 +143,11 @@ class CompanionApp(App):
         Window.bind(on_flip=self._drawn)
         self._unsubscribe = self.table.subscribe(self._refresh)
         self.box.tell = self._told
+        from companion.ui.screens.join import Alerts
+
+        self.alerts = Alerts(self)
+        if self.box.server is not None:
+            self.box.server.on_devices_changed = Clock.create_trigger(self._devices_changed, 0)
         Clock.schedule_interval(self._poll, 1.5)
         Window.bind(on_keyboard=self._key)
         self.refresh(force=True)
@@ -180,6 +187,18 @@ class CompanionApp(App):
             return True
         return False
 
+    def _devices_changed(self, _dt=None) -> None:
+        """A seat's device came, went or asks for the seat, or a problem changed: the screens that show it."""
+        server = self.box.server
+        if server is None:
+            return
+        seen = (server.connected(), server.claimed(), sorted((s, r.id) for s, r in server.requests.items()),
+                [(m.key, repr(m.params)) for m in server.problems.values()])
+        if seen != self._devices_seen:
+            self._devices_seen = seen
+            self.connected = seen[0]
+            self.refresh()
+
     def _poll(self, _dt) -> None:
         server = self.box.server
         connected = server.connected() if server is not None else []
@@ -205,6 +224,8 @@ class CompanionApp(App):
         self.lines_seen = len(public)
         self.public_lines = public
         Window.allow_screensaver = view is None or bool(view.get("over"))  # no blanking during a game
+        if self.alerts is not None:
+            self.alerts.update()
         current = self.manager.current
         if view is None and current not in ("newgame", "menu"):
             self.goto("newgame")
@@ -237,6 +258,8 @@ class CompanionApp(App):
         screen = self.screen(name)
         screen.open(**options)
         self.manager.current = name
+        if self.alerts is not None:
+            self.alerts.update()
         screen.update(force=getattr(screen, "stale", False))
         screen.stale = False
 
