@@ -1,0 +1,201 @@
+"""Reiner Knizia's Zombiegeddon (终极僵尸 / 終極殭屍): the turn tracker, who starts post-bomb, and the private score
+sheets. The rules are in `rules.py`; this module offers them through the game interface of `base.Game`.
+
+Questions: the player whose turn it is counts his two actions (PICK); at the switch every player enters his
+largest zombie disc in secret (NUMBER, re-entered by the tied when the table option says so); at the end each
+player fills in his score sheet line by line in secret (NUMBER), then checks it (PICK: hand it in, or correct a
+kind), and may correct it until every sheet is in. Nothing of a sheet or of an entry leaves the table before its
+reveal: questions and the public view carry no entered value, a seat's view holds only its own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companion.games.base import (
+    NUMBER,
+    PICK,
+    Choice,
+    CupRequest,
+    IllegalAction,
+    Item,
+    Line,
+    Prompt,
+    Question,
+    Setup,
+    TableOption,
+    msg,
+)
+
+from . import rules
+from .rules import (
+    COLOURS,
+    GROUPS,
+    HIGH,
+    LARGEST,
+    LARGEST_HIGH,
+    LINES,
+    OPTIONS,
+    POINTS_OF,
+    POST,
+    PRE,
+    SHEET,
+    State,
+    check,
+    score,
+    set_bonus,
+    start,
+)
+
+NAME = "zombiegeddon"
+BOARD = NAME
+LOCALE = Path(__file__).parent / "locale"
+TERMS = {"kind": "zg.kind", "kinds": "zg.kind", "phase": "zg.phase"}
+SOUNDS = {"zg.n.reveal": "reveal", "zg.n.starter": "reveal"}
+
+SETUP = Setup(
+    title=msg("zg.title"),
+    min_players=2,
+    max_players=4,
+    colours=COLOURS,
+    options=tuple(
+        TableOption(name, msg(f"zg.option.{name}"), tuple(Item(v, msg(f"zg.option.{name}.{v}")) for v in values),
+                    rules.DEFAULTS[name])
+        for name, values in OPTIONS.items()),
+    note=msg("zg.setup.note"),
+)
+
+SHEET_CHOICES = ("hand_in", "food", "zombies", "weapons", "tokens", "again")  # pad buttons 1..6
+
+
+def decide(state: State, action: object) -> list[dict]:
+    return [check(state, action)]
+
+
+def apply(state: State, event: dict) -> State:
+    return rules.apply(state, event)
+
+
+def cup_request(state: State) -> CupRequest | None:
+    return None  # no dice in this game
+
+
+def dice_revealed(state: State) -> bool:
+    return True
+
+
+def narration(state: State) -> tuple[Line, ...]:
+    return state.narration
+
+
+# -- prompts ----------------------------------------------------------------------------------------------------
+
+
+def _turn_actions(state: State) -> list[dict]:
+    return [{"seat": state.turn, "act": act} for act in ("action", "pass", "phase_end")]
+
+
+def _samples(state: State, seat: str) -> list[dict]:
+    """A few legal answers of `seat` (random games and the table's own checks use them; never sent to a device)."""
+    if state.phase == LARGEST:
+        high = LARGEST_HIGH if state.below is None else state.below
+        return [{"seat": seat, "largest": n} for n in sorted({0, min(3, high), high})]
+    sheet = state.sheets[seat]
+    if sheet.queue:
+        line_ = sheet.queue[0]
+        kind = next((k for k, points in POINTS_OF.items() if points == line_), None)
+        numbers = [0] if kind is not None and sheet.entries.get(kind) == 0 else [0, 1, 2, 3, min(7, HIGH[line_])]
+        return [{"seat": seat, "line": line_, "number": n} for n in sorted(set(numbers))]
+    return [{"seat": seat, "sheet": c} for c in SHEET_CHOICES if not (c == "hand_in" and sheet.ready)]
+
+
+def prompt(state: State) -> Prompt | None:
+    if state.phase in (PRE, POST):
+        return Prompt(PICK, {state.turn: _turn_actions(state)}, False, (state.round, state.phase, state.actions),
+                      state.phase, msg("zg.q.turn", colour=state.turn, number=state.actions + 1))
+    if state.phase == LARGEST:
+        waiting = [s for s in state.asked if s not in state.entries]
+        title = msg("zg.q.largest") if state.below is None else msg("zg.q.next_largest", number=state.below)
+        return Prompt(NUMBER, {s: _samples(state, s) for s in waiting}, True, ("largest", len(state.revealed)),
+                      "largest", title)
+    if state.phase == SHEET:
+        waiting = [s for s in state.players if not state.sheets[s].ready]
+        return Prompt(NUMBER, {s: _samples(state, s) for s in waiting}, True, ("sheet",), "sheet",
+                      msg("zg.q.sheets"))
+    return None
+
+
+def question(state: State, seat: str) -> Question | None:
+    current = prompt(state)
+    if current is None or seat not in state.players:
+        return None
+    if state.phase in (PRE, POST):
+        if seat != state.turn:
+            return None
+        labels = {"action": msg("zg.choice.action", number=state.actions + 1), "pass": msg("zg.choice.pass"),
+                  "phase_end": msg(f"zg.choice.end.{state.phase}")}
+        notes = {"action": None, "pass": msg("zg.note.pass"), "phase_end": msg(f"zg.note.end.{state.phase}")}
+        choices = tuple(Choice(a, labels[a["act"]], slot, note=notes[a["act"]])
+                        for a, slot in zip(_turn_actions(state), (1, 2, 6), strict=True))
+        facts = (msg("zg.fact.actions", count=state.actions, most=rules.ACTIONS_PER_TURN),)
+        return Question(current.id, seat, PICK, state.phase, current.title, choices=choices, facts=facts)
+    if state.phase == LARGEST:
+        if seat not in state.asked:
+            return None
+        high = LARGEST_HIGH if state.below is None else state.below
+        return Question(current.id, seat, NUMBER, "largest", current.title, secret=True,
+                        answer={"seat": seat}, field="largest", low=0, high=high,
+                        facts=(msg("zg.fact.largest"),), answered=seat in state.entries)
+    sheet = state.sheets[seat]
+    if sheet.queue:
+        line_ = sheet.queue[0]
+        return Question(current.id, seat, NUMBER, "sheet", msg(f"zg.q.line.{line_}"), secret=True,
+                        answer={"seat": seat, "line": line_}, field="number", low=0, high=HIGH[line_],
+                        facts=(msg(f"zg.fact.line.{line_}"), msg("zg.fact.sheet_private")))
+    choices = tuple(Choice({"seat": seat, "sheet": c}, msg(f"zg.choice.sheet.{c}"), slot)
+                    for slot, c in enumerate(SHEET_CHOICES, start=1) if not (c == "hand_in" and sheet.ready))
+    title = msg("zg.q.sheet_done" if sheet.ready else "zg.q.sheet_check")
+    return Question(current.id, seat, PICK, "sheet", title, secret=True, choices=choices,
+                    facts=(msg("zg.fact.sheet_check"),), answered=sheet.ready)
+
+
+# -- views ------------------------------------------------------------------------------------------------------
+
+
+def view(state: State, seat: str | None = None) -> dict:
+    """The public board, and for a seat its own entries: never another seat's entry before the reveal."""
+    out = {
+        "players": list(state.players), "round": state.round, "phase": state.phase, "over": state.over,
+        "turn": state.turn or None, "actions": state.actions, "actions_per_turn": rules.ACTIONS_PER_TURN,
+        "order": list(state.order), "starter": state.starter, "options": dict(state.options),
+        "asked": list(state.asked) if state.phase == LARGEST else [],
+        "entered": [s for s in state.asked if s in state.entries] if state.phase == LARGEST else [],
+        "below": state.below,
+        "revealed": [dict(r) for r in state.revealed],
+        "handed_in": [s for s in state.players if state.sheets[s].ready] if state.phase in (SHEET, rules.OVER)
+        else [],
+        "scores": {s: dict(v) for s, v in state.scores.items()},
+        "winners": list(state.winners),
+    }
+    if seat in state.players:
+        if seat in state.entries:
+            out["largest"] = state.entries[seat]
+        if state.phase == SHEET:
+            sheet = state.sheets[seat]
+            out["sheet"] = {line_: sheet.entries[line_] for line_ in LINES if line_ in sheet.entries}
+            out["sheet_score"] = score(sheet.entries, state.options[rules.SET_BONUS_OPTION])
+    return out
+
+
+def record(state: State) -> dict:
+    """The table's full record (replay's JSON): the public board, plus the entries still secret."""
+    return {**view(state), "game": NAME, "entries": dict(state.entries),
+            "sheets": {s: {"entries": dict(sh.entries), "queue": list(sh.queue), "ready": sh.ready}
+                       for s, sh in state.sheets.items()}}
+
+
+__all__ = [
+    "BOARD", "GROUPS", "LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "IllegalAction", "State", "apply", "check",
+    "cup_request", "decide", "dice_revealed", "narration", "prompt", "question", "record", "score", "set_bonus",
+    "start", "view",
+]
