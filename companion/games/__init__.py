@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from companion.games import mall_of_horror
+from companion.games import zombiegeddon
 from companion.games.base import Game, IllegalAction
 
 GAMES: dict[str, Game] = {mall_of_horror.NAME: mall_of_horror}
+GAMES[zombiegeddon.NAME] = zombiegeddon
 
 
 def get_game(name: object) -> Game:
