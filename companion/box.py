@@ -24,6 +24,8 @@ from companion.web.lan import lan_address
 from companion.web.server import PhoneServer
 from companion.web.tokens import Tokens
 
+IDLE_CHECKPOINT = 20.0  # seconds
+
 
 class BoxError(Exception):
     """The box cannot open: one line that says why (a busy port, a bad pads file, a file that is not ours)."""
@@ -57,6 +59,8 @@ class Box:
         self.pad_seats: list[str] = []  # the seats the pads config names
         self._generation = 0
         self._unsubscribe: Callable[[], None] | None = None
+        self.idle_checkpoint = IDLE_CHECKPOINT  # seconds without a write before the save file is checkpointed
+        self._checkpointer: asyncio.Task | None = None
 
     async def open(self) -> None:
         """Open everything on the running loop (BoxError with one line if the box cannot run)."""
@@ -94,6 +98,20 @@ class Box:
                 self.resumed = self.table.resume() is not None
         except Refusal as refused:
             raise BoxError(str(refused)) from None
+        self._checkpointer = asyncio.create_task(self._checkpoint_when_idle())
+
+    async def _checkpoint_when_idle(self) -> None:
+        """The save file checkpointed once the table has been quiet for `idle_checkpoint` seconds: the WAL's
+        answers copied into the file itself and the WAL emptied, so a card pulled later finds one whole file."""
+        done = self.store.writes
+        while True:
+            seen = self.store.writes
+            await asyncio.sleep(self.idle_checkpoint)
+            store = self.store
+            if store is None:
+                return
+            if store.writes == seen and seen != done and store.checkpoint():
+                done = seen
 
     def _open_pads(self, path: str, players: list[str] | None) -> None:
         from companion.pads.buttons import PadError
@@ -157,6 +175,9 @@ class Box:
 
     async def close(self) -> None:
         """Close in the reverse order of opening; safe to call more than once."""
+        if self._checkpointer is not None:
+            self._checkpointer.cancel()
+            self._checkpointer = None
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
@@ -169,5 +190,6 @@ class Box:
             await self.server.stop()
             self.server = None
         if self.store is not None:
+            self.store.checkpoint()  # the file whole before a shutdown: nothing left in the WAL
             self.store.close()
             self.store = None

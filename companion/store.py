@@ -141,6 +141,7 @@ class EventStore:
         self.path = Path(path)
         self._db: sqlite3.Connection | None = None
         self._fd = -1
+        self.writes = 0  # committed write transactions, for an idle checkpoint (`checkpoint`)
         if readonly:
             self._open_reader()
             return
@@ -368,6 +369,7 @@ class EventStore:
             try:
                 yield
                 self._db.execute("COMMIT")
+                self.writes += 1
             finally:
                 if self._db.in_transaction:  # an error inside, or a COMMIT that failed (disk full)
                     with suppress(sqlite3.Error):
@@ -489,6 +491,18 @@ class EventStore:
         text = _dumps(value)
         with self._transaction():
             self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (f"setting:{key}", text))
+
+    def checkpoint(self) -> bool:
+        """Copy the write-ahead log into the save file and empty it (the box does it when the table is idle and
+        before a shutdown): the file alone then holds every answer. False if SQLite could not (a reader in the
+        way, a full disk): nothing is lost, the WAL still holds the answers."""
+        if self._db is None or self._fd < 0:
+            return False
+        try:
+            busy, _log, _done = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        except sqlite3.Error:
+            return False
+        return busy == 0
 
     def close(self) -> None:
         """Close the connection, then let go of the lock; safe to call more than once."""
