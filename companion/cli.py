@@ -32,6 +32,8 @@ def main(argv: list[str] | None = None) -> int:
         _box_options(sub)
     serve.add_argument("--no-qr", action="store_true", help="do not draw QR codes in the terminal")
     run.add_argument("--lang", choices=list(LANGUAGES), help="the screen's language (default: the last one chosen)")
+    run.add_argument("--power-button", metavar="GPIO", type=lambda pin: int(pin) if pin.isdigit() else pin,
+                     help="a button on this GPIO pin (BCM number) that powers the box off when held 3 seconds")
 
     history = commands.add_parser("history", help="list the finished games in a save file")
     history.add_argument("--db", help="the save file (default: the companion's own)")
@@ -221,4 +223,4 @@ def _run(args: argparse.Namespace) -> int:
     options = _box(args)
     if options is None:
         return 2
-    return asyncio.run(run(options, lang=args.lang))
+    return asyncio.run(run(options, lang=args.lang, power_button=args.power_button))

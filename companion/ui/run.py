@@ -90,7 +90,13 @@ def _quiet_interrupt_clock() -> None:
     init_async_lib("asyncio")
 
 
-async def run(options: BoxOptions, lang: str | None = None) -> int:
+def ask_power(app, action: str) -> None:
+    """Stop the app so that the box closes, then power off or restart (`companion.power.finish`)."""
+    app.power_request = action
+    app.stop()
+
+
+async def run(options: BoxOptions, lang: str | None = None, power_button: int | str | None = None) -> int:
     mode = display()
     if mode is None:
         print("companion run: no display here (no DISPLAY, WAYLAND_DISPLAY or /dev/dri card): running headless, "
@@ -109,11 +115,24 @@ async def run(options: BoxOptions, lang: str | None = None) -> int:
         print(f"companion run: {error}", file=sys.stderr)
         return 2
     app = CompanionApp(box, lang=lang)
+    app.power_request = None  # "poweroff" or "reboot", asked from the menu or the power button
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, app.stop)
+    button = None
+    if power_button is not None:
+        from companion.power import PowerButton
+
+        try:
+            button = PowerButton(power_button, lambda action: loop.call_soon_threadsafe(ask_power, app, action))
+        except Exception as error:  # noqa: BLE001 - no GPIO here, a pin in use: the screen's menu still works
+            print(f"companion run: no power button on GPIO {power_button}: {error}", file=sys.stderr)
     try:
         await app.async_run(async_lib="asyncio")
     finally:
+        if button is not None:
+            button.close()
         await box.close()
-    return 0
+    from companion.power import finish
+
+    return finish(app.power_request)
