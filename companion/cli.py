@@ -38,6 +38,12 @@ def main(argv: list[str] | None = None) -> int:
     history = commands.add_parser("history", help="list the finished games in a save file")
     history.add_argument("--db", help="the save file (default: the companion's own)")
 
+    doctor = commands.add_parser("doctor", help="check what the box needs (display, touch, fonts, sound, groups, "
+                                                "GPIO, pad hub, network, space, save file): ok or the fix")
+    doctor.add_argument("--db", help="the save file to check (default: the companion's own)")
+    doctor.add_argument("--lang", choices=list(LANGUAGES), default="en", help="the language of the findings")
+    doctor.add_argument("--port", type=int, default=8080, help="the port the phones use (default 8080)")
+
     bench = commands.add_parser("bench", help="measure speed and print figures")
     bench.add_argument("what", choices=["rules", "table", "phones", "pads", "ui"],
                        help="rules: the pure rules; table: answers through a Table into a save file on disk; "
@@ -59,6 +65,10 @@ def main(argv: list[str] | None = None) -> int:
         return _history(args.db)
     if args.command == "serve":
         return _serve(args)
+    if args.command == "doctor":
+        from companion.doctor import doctor
+
+        return doctor(args.db, args.lang, args.port)
     if args.command is None:  # `companion` alone opens the table's screen
         args = parser.parse_args(["run"])
     if args.command == "run":
