@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from companion.games import mall_of_horror
-from companion.games import zombiegeddon
+from companion.games import eaten_by_zombies, mall_of_horror, zombiegeddon
 from companion.games.base import Game, IllegalAction
 
 GAMES: dict[str, Game] = {mall_of_horror.NAME: mall_of_horror}
 GAMES[zombiegeddon.NAME] = zombiegeddon
+GAMES[eaten_by_zombies.NAME] = eaten_by_zombies
 
 
 def get_game(name: object) -> Game:

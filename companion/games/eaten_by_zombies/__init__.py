@@ -18,7 +18,7 @@ NAME = "eaten-by-zombies"
 BOARD = NAME
 LOCALE = Path(__file__).parent / "locale"
 TERMS: dict[str, str] = {}
-SOUNDS = {"ebz.n.reshuffle": "dice", "ebz.n.result.lost": "breach", "ebz.n.result.failed": "breach",
+SOUNDS = {"ebz.n.result.lost": "breach", "ebz.n.result.failed": "breach",
           "ebz.n.dies": "breach", "ebz.n.power": "reveal"}
 SETUP = Setup(
     title=msg("ebz.title"), min_players=2, max_players=4, colours=COLOURS,
