@@ -103,7 +103,7 @@ class Box:
     async def _checkpoint_when_idle(self) -> None:
         """The save file checkpointed once the table has been quiet for `idle_checkpoint` seconds: the WAL's
         answers copied into the file itself and the WAL emptied, so a card pulled later finds one whole file."""
-        done = self.store.writes
+        done = -1  # what the box wrote while opening (a new game, seat links) is checkpointed too
         while True:
             seen = self.store.writes
             await asyncio.sleep(self.idle_checkpoint)

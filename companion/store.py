@@ -499,7 +499,11 @@ class EventStore:
         if self._db is None or self._fd < 0:
             return False
         try:
-            busy, _log, _done = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            self._db.execute("PRAGMA busy_timeout = 0")  # a reader in the way: try again later, never wait for it
+            try:
+                busy, _log, _done = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            finally:
+                self._db.execute("PRAGMA busy_timeout = 5000")
         except sqlite3.Error:
             return False
         return busy == 0
