@@ -2,7 +2,12 @@
 
 Pads know no game: the rules give each choice of a question its pad slot where one is natural (a location by
 its number, a player by seating order, otherwise the k-th choice), and button k is the first choice with slot
-k. A question with no slots (a number, an assignment) is answered on a phone or the screen.
+k. A question with no slots (an assignment) is answered on a phone or the screen.
+
+A number (a NUMBER question) is entered on a 6-button pad: button 1 −10, 2 −1, 3 +1, 4 +10, 5 back to the lowest
+number, 6 OK sends it. The number starts at the question's lowest; each step lights the lamp briefly (a double
+blink at the limits, where it stays), the table screen shows the number while it is not secret, and OK answers
+like any press. A pad with fewer buttons cannot enter numbers: its press is refused as before.
 
 A press with no open question for its seat, on a button with no choice, or while the seat's previous press is
 still being taken, is refused and changes nothing. Once a seat's answer is accepted the seat is no longer asked,
@@ -21,10 +26,12 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from companion.catalogue import text
-from companion.games.base import Message, Question, Refusal
+from companion.games.base import NUMBER, Message, Question, Refusal
 from companion.table import Table
 
 BUTTONS = 6
+NUMBER_STEPS = {1: -10, 2: -1, 3: 1, 4: 10}  # a number's buttons; 5 back to the lowest, 6 OK
+NUMBER_RESET, NUMBER_OK = 5, 6
 
 log = logging.getLogger("companion.pads")
 
@@ -49,11 +56,36 @@ def _log(message: Message) -> None:
 
 
 @dataclass(frozen=True)
+class NumberEntry:
+    """A number question as a pad enters it: where the answer goes and its limits."""
+
+    key: str  # names this very question (a new one starts again from `low`)
+    low: int
+    high: int
+    answer: Mapping
+    field: str
+    secret: bool
+
+    @classmethod
+    def of(cls, question: Question | None) -> NumberEntry | None:
+        if question is None or question.kind != NUMBER or question.field is None or question.choices:
+            return None
+        low = question.low if question.low is not None else 0
+        high = question.high if question.high is not None else low
+        key = repr((question.id, sorted(question.answer.items()), question.field, low, high))
+        return cls(key, low, high, dict(question.answer), question.field, question.secret)
+
+    def action(self, value: int) -> dict:
+        return {**self.answer, self.field: value}
+
+
+@dataclass(frozen=True)
 class Board:
     """What every pad may do now: the action behind each button for each seat asked. Replaced, never changed."""
 
     actions: Mapping[str, tuple[Mapping | None, ...]] = field(default_factory=dict)
     secret: bool = False
+    numbers: Mapping[str, NumberEntry] = field(default_factory=dict)  # seats asked a number
 
     def asked(self, seat: str) -> bool:
         return seat in self.actions
@@ -74,6 +106,7 @@ class PadButtons:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._watchers: list[Callable[[str, bool], None]] = []
         self._in_flight: set[str] = set()
+        self._drafts: dict[str, tuple[str, int]] = {}  # seat -> (number question key, number so far)
         self._lock = threading.Lock()
         self._unsubscribe: Callable[[], None] | None = None
 
@@ -114,17 +147,28 @@ class PadButtons:
         if prompt is None:
             return Board()
         questions = {seat: table.question(seat) for seat in prompt.seats}
-        return Board({seat: button_actions(q) for seat, q in questions.items() if q is not None}, prompt.secret)
+        numbers = {seat: entry for seat, q in questions.items() if (entry := NumberEntry.of(q)) is not None}
+        return Board({seat: button_actions(q) for seat, q in questions.items() if q is not None}, prompt.secret,
+                     numbers)
 
     # -- presses -----------------------------------------------------------------------------------------------
 
-    def press(self, seat: str, button: int, reply: Reply | None = None) -> None:
-        """A press on `seat`'s pad, from any thread; `reply(None or why refused)` follows on the loop."""
+    def press(self, seat: str, button: int, reply: Reply | None = None, keys: int = BUTTONS) -> None:
+        """A press on `seat`'s pad, from any thread; `reply(None or why refused)` follows on the loop.
+
+        `keys`: how many buttons the pad has (a number is entered only on a pad with all six).
+        """
         loop = self._loop
         if loop is None:
             raise PadError("the pads are not started")
         board = self._board  # one immutable snapshot for the whole press
-        action, reason = _choice(board, seat, button)
+        entry = board.numbers.get(seat) if keys >= BUTTONS else None
+        if entry is not None and type(button) is int and 1 <= button <= BUTTONS:
+            action, reason = self._number(seat, entry, button, reply)
+            if action is None and reason is None:
+                return  # a step of the number: told on the loop already
+        else:
+            action, reason = _choice(board, seat, button)
         if action is not None:
             with self._lock:
                 if seat in self._in_flight:
@@ -139,6 +183,31 @@ class PadButtons:
         except RuntimeError:  # the loop is closed: the companion is shutting down, the press goes nowhere
             log.debug("a pad press arrived after the table stopped")
 
+    def _number(self, seat: str, entry: NumberEntry, button: int,
+                reply: Reply | None) -> tuple[Mapping | None, Message | None]:
+        """A press on a pad entering a number: a step (told here), or OK (the action to send)."""
+        with self._lock:
+            key, value = self._drafts.get(seat, (None, entry.low))
+            if key != entry.key:
+                value = entry.low
+            if button == NUMBER_OK:
+                return entry.action(value), None
+            wanted = entry.low if button == NUMBER_RESET else value + NUMBER_STEPS[button]
+            new = min(entry.high, max(entry.low, wanted))
+            self._drafts[seat] = (entry.key, new)
+        at_limit = new != wanted and new == value
+        self._loop.call_soon_threadsafe(self._stepped, seat, entry, new, at_limit, reply)
+        return None, None
+
+    def _stepped(self, seat: str, entry: NumberEntry, value: int, at_limit: bool, reply: Reply | None) -> None:
+        """On the loop: the number so far shown on the table screen (unless secret), the lamp told."""
+        said = Message("pads.number_limit", {"seat": seat, "low": entry.low, "high": entry.high}) \
+            if at_limit else None
+        if not entry.secret:
+            self.say(said or Message("pads.number_draft", {"seat": seat, "number": value}))
+        if reply is not None:
+            reply(said)
+
     def _refused(self, reason: Message, reply: Reply | None) -> None:
         self.say(reason)
         if reply is not None:
@@ -147,6 +216,8 @@ class PadButtons:
     def _answered(self, seat: str, secret: bool, reply: Reply | None, error: Refusal | None) -> None:
         with self._lock:
             self._in_flight.discard(seat)
+            if error is None:
+                self._drafts.pop(seat, None)  # a number sent: the next one starts again from its lowest
         said = None
         if error is not None:
             # the rules' reason can name the refused vote or destination: never said aloud for a secret prompt

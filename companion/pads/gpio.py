@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 import warnings
 from collections.abc import Callable
+from functools import partial
 
 from gpiozero import LED, Button
 from gpiozero.exc import BadPinFactory, GPIOZeroError, PinFactoryFallback
@@ -79,8 +80,9 @@ class GpioPads:
                                                               pin_factory=self.pin_factory), pin)
                         debounce = Debounce(self.config.debounce, self.clock)
                         # gpiozero's bounce_time is not used: its mock ignores it and real contacts need both edges
-                        button.when_pressed = _edge(self._press, debounce, pad.seat, k, True)
-                        button.when_released = _edge(self._press, debounce, pad.seat, k, False)
+                        press = partial(self._press, keys=len(pad.buttons))  # six buttons can enter a number
+                        button.when_pressed = _edge(press, debounce, pad.seat, k, True)
+                        button.when_released = _edge(press, debounce, pad.seat, k, False)
                     if pad.led is not None:
                         self._leds[pad.seat] = self._add(lambda pin: LED(pin, pin_factory=self.pin_factory), pad.led)
             except BadPinFactory as error:
@@ -95,8 +97,8 @@ class GpioPads:
         self._devices.append(device)
         return device
 
-    def _press(self, seat: str, button: int) -> None:
-        self.buttons.press(seat, button, self._reply(seat))
+    def _press(self, seat: str, button: int, keys: int) -> None:
+        self.buttons.press(seat, button, self._reply(seat), keys)
 
     def _reply(self, seat: str) -> Reply:
         def reply(error: Message | None) -> None:
