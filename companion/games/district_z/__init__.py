@@ -1,0 +1,52 @@
+"""District-Z (pre-release rules, seed 004): the city grid of district cards, the event die, combat against
+zombies with the best pairing of red against black dice proposed, survivor against survivor, health, death and
+respawn, the first to his target corner with an objective card wins. Pure rules: dice and picks come from the cup.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companion.games.base import Item, Line, Setup, TableOption, msg
+
+from .engine import COLOURS, apply, check, cup_request, decide, prompt, question, start
+from .pairing import best_pairing, outcome
+from .state import GRIDS, State
+from .view import record, view
+
+NAME = "district-z"
+BOARD = NAME
+LOCALE = Path(__file__).parent / "locale"
+# Parameter name -> catalogue prefix (names of this game's own, so no other game's terms are shadowed).
+TERMS = {"dz_dir": "dz.dir", "dz_corner": "dz.corner", "dz_kind": "dz.kind"}
+SOUNDS = {"dz.n.event": "dice", "dz.n.combat": "dice", "dz.n.fight_dice": "dice", "dz.n.death": "breach"}
+
+
+def _choice(option: str, value: str) -> Item:
+    return Item(value, msg(f"dz.option.{option}.{value}"))
+
+
+SETUP = Setup(
+    title=msg("dz.title"), min_players=1, max_players=4, colours=COLOURS,
+    options=(
+        TableOption("grid", msg("dz.option.grid"), tuple(_choice("grid", g) for g in GRIDS), "6x5"),
+        TableOption("face_up_event", msg("dz.option.face_up_event"),
+                    (_choice("face_up_event", "skip"), _choice("face_up_event", "roll")), "skip"),
+        TableOption("play_on", msg("dz.option.play_on"),
+                    (_choice("play_on", "false"), _choice("play_on", "true")), False),
+    ),
+    note=msg("dz.setup.note"),
+)
+
+
+def dice_revealed(state: State) -> bool:
+    return True  # every roll of this game is made in the open
+
+
+def narration(state: State) -> tuple[Line, ...]:
+    return state.narration
+
+
+__all__ = ["BOARD", "LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "State", "apply", "best_pairing", "check",
+           "cup_request", "decide", "dice_revealed", "narration", "outcome", "prompt", "question", "record", "start",
+           "view"]
