@@ -3,10 +3,15 @@ named after it, then the Powers, the refusals, the secrets and the books (zombie
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import re
+import subprocess
+import sys
 from contextlib import contextmanager
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -697,3 +702,38 @@ def test_random_games_reach_every_kind_of_end_reshuffles_and_zombie_turns():
         seen |= {entry.message.key for entry in state.narration}
     assert ends == {"ebz.n.win_last", "ebz.n.win_humans", "ebz.n.win_zombies"}
     assert {"ebz.n.reshuffle", "ebz.n.zdraw", "ebz.n.power", "ebz.n.put_back", "ebz.n.added"} <= seen
+
+
+# -- companion replay ------------------------------------------------------------------------------------------
+
+SCRIPT = Path(__file__).parent / "scripts" / "eaten-by-zombies.json"
+
+
+def replay(*args: str) -> subprocess.CompletedProcess:
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
+    return subprocess.run([sys.executable, "-m", "companion", "replay", *args], capture_output=True, text=True,
+                          env=env, timeout=120, cwd=root)
+
+
+def test_companion_replay_plays_the_script_of_a_whole_game(tmp_path):
+    done = replay(str(SCRIPT), "--lang", "zh-Hans")
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    book = json.loads(done.stdout)
+    assert book["over"] and book["winners"] == ["yellow"] and book["zombie_players"] == ["blue", "red"]
+    assert book["zombie_count"] == book["total"] == 20 and book["powers"] == {"blue": [8], "red": []}
+    texts = [entry["text"] for entry in book["narration"]]
+    assert "红选择战斗：战斗力 4，对上等级总和 2" in texts and "黄选择逃跑：逃跑值 7，对上速度总和 7" in texts
+    assert "黄，从你的牌库顶／弃牌堆／或手牌中移除 4 张牌（禁止从手牌或弃牌堆中移除殭屍卡），放回购买区" in texts  # up
+    assert "蓝将一只等级 8 的殭屍面向上放在面前，成为殭屍威能" in texts
+    assert texts[-1] == "黄是最后一位人类玩家：黄获胜！"
+    assert not any("等级 8" in t and "抽到" in t for t in texts)  # what a zombie player drew stays his
+    # an addition the speed rule forbids stops the script at that action, in one line
+    script = json.loads(SCRIPT.read_text(encoding="utf-8"))
+    index = script["actions"].index({"seat": "red", "speed": 5})
+    script["actions"][index] = {"seat": "red", "speed": 1}
+    (tmp_path / "bad.json").write_text(json.dumps(script), encoding="utf-8")
+    done = replay(str(tmp_path / "bad.json"))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip() == (f'companion replay: action {index} {{"seat": "red", "speed": 1}}: '
+                                   "A zombie added now needs a speed greater than 1, the zombies in play.")

@@ -275,7 +275,10 @@ def dies(state: State) -> State:
     seat = state.active
     held = state.held(seat)
     state = state.say("ebz.n.dies", colour=seat)
-    state = state.say("ebz.n.dead_cards", act=True, colour=seat, count=sum(held))
+    if sum(held):
+        state = state.say("ebz.n.dead_cards", act=True, colour=seat, count=sum(held))
+    else:
+        state = state.say("ebz.n.dead_cards_none", act=True, colour=seat)
     state = replace(state, dead=state.dead + (seat,), discard=pile_sum(state.discard, held),
                     cards={**state.cards, seat: EMPTY}, powers={**state.powers, seat: ()})
     if len(state.humans) == 1:
