@@ -1,5 +1,5 @@
 """The table's menu: the language (switched at once, every word from the catalogue), the sounds (mute) and the
-spoken narration, a new game, the history."""
+spoken narration, a new game, the history, shutting the box down or restarting it (after a confirmation)."""
 
 from __future__ import annotations
 
@@ -36,6 +36,23 @@ class MenuScreen(BaseScreen):
         self.ids.cjk.ink = DANGER
         self.ids.back.disabled = app.view is None
         self.ids.back.opacity = 0 if app.view is None else 1
+
+    def ask_power(self, action: str) -> None:
+        """Shut down ("poweroff") or restart ("reboot") the box, once the table has said yes: the app stops, the box
+        closes (the save file checkpointed), then the machine goes (companion.power.finish)."""
+        app = self.app
+
+        def words() -> tuple[str, list[str], str]:
+            return (app.t(f"ui.power.{action}_confirm"), [app.t("ui.power.saved")], app.t(f"ui.power.{action}_yes"))
+
+        def go() -> None:
+            from kivy.clock import Clock
+
+            from companion.ui.run import ask_power
+
+            Clock.schedule_once(lambda _dt: ask_power(app, action))
+
+        app.goto("confirm", words=words, action=go)
 
     def toggle_sounds(self) -> None:
         self.app.set_sound(muted=not self.app.sounds.muted)
