@@ -38,6 +38,7 @@
     confirmUndo: false,
     answerFor: null,  // host: the seat being answered for
     openCards: null,  // the question whose cards are unfolded
+    cardPick: null,  // in the unfolded cards: {id, group, choice} — a card, then its option, then "play it?"
     drafts: {},  // number and assignment answers being filled in, by question id
     newGame: { game: null, players: [], options: {}, open: false },
     device: null,  // this device's key (sent with the seat's link: another device must be allowed first)
@@ -215,7 +216,14 @@
       if (event) event.preventDefault();
       if (shown) return;
       shown = h("div", { class: "peek-secret", role: "status" }, secret());
+      // Above the finger (a finger on the button hides what is under it), over the page: nothing moves.
+      // Above the button when there is room; else from the top of the screen, over the page (it lets every
+      // touch through, so the finger keeps holding the button).
       wrap.append(shown);
+      const box = button.getBoundingClientRect();
+      const high = window.innerHeight || document.documentElement.clientHeight;
+      if (box.top - 16 >= shown.offsetHeight) shown.style.bottom = Math.round(high - box.top + 8) + "px";
+      else shown.style.top = "4px";
       button.classList.add("held");
       peeks.add(entry);
     };
@@ -290,6 +298,7 @@
   function paint() {
     document.documentElement.lang = words.lang;
     document.title = t("page.title");
+    document.body.className = app.role ? "role-" + app.role : "";
     renderHeader();
     const view = app.view;
     const shown = !app.notice;
@@ -303,13 +312,14 @@
       h("button", { type: "button", class: "dismiss", "aria-label": t("page.dismiss"),
         onclick: () => { app.error = null; paint(); } }, "×"),
     ] : []);
-    section("question", seat ? JSON.stringify([view.question, app.status, app.openCards, app.waiting,
+    section("question", seat ? JSON.stringify([view.question, app.status, app.openCards, app.cardPick, app.waiting,
       app.takeoverRequest, app.drafts[view.question && view.question.id]]) : "", () => seat ? seatQuestion(view) : []);
     section("secrets", seat && !app.waiting ? secretsKey(view) : "", () =>
       seat && !app.waiting ? drawnBy(view, "secrets", () => []) : []);
     section("waiting", shown && view ? JSON.stringify([view.prompt, app.seat, !!view.question]) : "", () =>
       shown && view ? waiting(view) : []);
-    section("narration", shown && view ? JSON.stringify([view.narration, view.narration_mine, view.undone]) : "",
+    section("narration", shown && view ? JSON.stringify([view.narration, view.narration_mine, view.undone, app.seat,
+      app.role]) : "",
       () => shown && view ? narration(view) : []);
     section("host", shown && app.role === "host" ? hostKey() : "", () =>
       shown && app.role === "host" ? hostControls() : []);
@@ -326,6 +336,8 @@
       app.host.wifi, app.host.claimed], app.connected, view && view.players, [...app.shownQr]]) : "", () =>
       shown && app.role === "host" && app.host ? join() : []);
     placeJoin();
+    section("hostnav", shown && app.role === "host" ? JSON.stringify([!!view, missingSeats().length]) : "", () =>
+      shown && app.role === "host" ? hostNav(view) : []);
     section("newgame", shown && app.role === "host" ? JSON.stringify([view ? view.game || "" : null, app.newGame,
       app.host && app.host.games]) : "", () => shown && app.role === "host" ? newGameForm(!view) : []);
     keepAwake(!!view && !view.over && !app.stopped);
@@ -431,8 +443,16 @@
 
   function seatQuestionProper(view) {
     const question = view.question;
-    if (!question) return view.over ? [] : [h("p", { class: "idle" }, t("page.nothing_to_do"))];
-    return questionBlock(question, "seat");
+    if (!question) return view.over ? [] : [h("p", { class: "idle" }, t("page.nothing_to_do")), seeBoard()];
+    return [questionBlock(question, "seat"), seeBoard()];
+  }
+
+  // The whole board is one tap away from the question.
+  function seeBoard() {
+    return h("button", { type: "button", class: "small see-board", onclick: () => {
+      const board = document.getElementById("board");
+      if (board && !board.hidden) board.scrollIntoView({ block: "start" });
+    } }, t("page.see_board"));
   }
 
   // A question by its kind: pick, ballot, cards, number or assign. `where` keeps the host's apart.
@@ -452,17 +472,21 @@
     } else if (question.kind === "assign") {
       out.push(assignAnswer(question, online, send));
     } else {
-      if (plain.length) {
-        out.push(h("div", { class: "options" }, plain.map((c) => optionButton(c, online, send))));
+      const id = where + ":" + question.id;
+      const open = app.openCards === id;
+      // "Play a card…" sits among the answers (beside "Pass"), the cards unfold below them.
+      const fold = cards.length ? h("button", { type: "button", class: "play-card",
+        "aria-expanded": open ? "true" : "false", disabled: !online,
+        onclick: () => { app.openCards = open ? null : id; app.cardPick = null; paint(); } },
+      open ? t("page.hide_cards") : t("page.play_card")) : null;
+      // Once a card is chosen, its steps take the place of the other answers (back with "Hide the cards").
+      const picking = open && app.cardPick && app.cardPick.id === id && app.cardPick.group !== null;
+      if (plain.length && !picking) {
+        out.push(h("div", { class: "options" }, plain.map((c) => optionButton(c, online, send)), fold));
+      } else if (fold) {
+        out.push(fold);
       }
-      if (cards.length) {
-        const id = where + ":" + question.id;
-        const open = app.openCards === id;
-        out.push(h("button", { type: "button", class: "play-card", "aria-expanded": open ? "true" : "false",
-          onclick: () => { app.openCards = open ? null : id; paint(); } }, open ? t("page.hide_cards")
-          : t("page.play_card")));
-        if (open) out.push(h("div", { class: "options cards" }, cards.map((c) => optionButton(c, online, send))));
-      }
+      if (cards.length && open && online) out.push(cardSteps(id, cards, send));
     }
     if (question.secret || question.kind === "ballot") {
       const ballot = question.kind === "ballot";
@@ -472,6 +496,61 @@
       ] : h("p", { class: "hint secret-hint" }, t("page.secret_answer"))));
     }
     return out;
+  }
+
+  // The cards, in steps: a card (the choices that say the same sentence with other parameters are one card),
+  // then its option when it has several (where to Sprint, whom to hide), then "play it?" — one mis-tap never
+  // spends a card.
+  function cardGroups(cards) {
+    const groups = [];
+    for (const choice of cards) {
+      const key = choice.label && typeof choice.label.key === "string" ? choice.label.key : JSON.stringify(choice.action);
+      let group = groups.find((g) => g.key === key);
+      if (!group) groups.push(group = { key, choices: [] });
+      group.choices.push(choice);
+    }
+    return groups;
+  }
+
+  function cardSteps(id, cards, send) {
+    const groups = cardGroups(cards);
+    const pick = app.cardPick && app.cardPick.id === id ? app.cardPick : { id, group: null, choice: null };
+    const go = (group, choice) => { app.cardPick = { id, group, choice }; paint(); };
+    const back = (to) => h("button", { type: "button", class: "small card-back", onclick: to }, t("page.card_back"));
+    const group = groups.find((g) => g.key === pick.group);
+    if (group && group.choices[pick.choice]) {
+      const choice = group.choices[pick.choice];
+      return h("div", { class: "card-confirm", role: "alertdialog" },
+        h("p", { class: "confirm-text" }, rich({ key: "page.card_confirm", params: { choice: choice.label } })),
+        choice.note ? h("p", { class: "option-note" }, rich(choice.note)) : null,
+        h("div", { class: "controls" },
+          h("button", { type: "button", class: "option primary confirm-card",
+            "data-answer": JSON.stringify(choice.action), onclick: () => {
+              app.cardPick = null;
+              app.openCards = null;
+              send(choice.action);
+            } }, h("span", { class: "option-label" }, t("page.card_play"))),
+          back(() => go(group.choices.length > 1 ? group.key : null, null))));
+    }
+    if (group && group.choices.length > 1) {
+      const note = group.choices[0].note;
+      return h("div", { class: "card-options" },
+        note ? h("p", { class: "card-effect" }, rich(note)) : null,
+        h("div", { class: "options" }, group.choices.map((choice, i) => h("button", { type: "button",
+          class: "option card-choice", "data-choice": JSON.stringify(choice.action), onclick: () => go(group.key, i) },
+        h("span", { class: "option-label" }, rich(choice.label)),
+        choice.note && JSON.stringify(choice.note) !== JSON.stringify(note)
+          ? h("span", { class: "option-note" }, rich(choice.note)) : null))),
+        back(() => go(null, null)));
+    }
+    return h("div", { class: "options cards wide" }, groups.map((g) => {
+      const first = g.choices[0];
+      const many = g.choices.length > 1;
+      return h("button", { type: "button", class: "option card-pick", "data-card": g.key,
+        onclick: () => go(g.key, many ? null : 0) },
+      h("span", { class: "option-label" }, many ? [rich(first.note || first.label), "…"] : rich(first.label)),
+      !many && first.note ? h("span", { class: "option-note" }, rich(first.note)) : null);
+    }));
   }
 
   function optionButton(choice, online, send) {
@@ -560,8 +639,23 @@
       h("span", { class: "line-text" }, rich(entry)));
   }
 
+  // A line is about a seat when one of its parameters names it (its colour), however deep.
+  function mentions(value, seat) {
+    if (value === seat) return true;
+    if (Array.isArray(value)) return value.some((v) => mentions(v, seat));
+    if (value && typeof value === "object") return Object.values(value).some((v) => mentions(v, seat));
+    return false;
+  }
+
+  const LATEST = 4;  // lines shown at once on a seat's phone; the rest of the round one tap away
+
   function narration(view) {
-    const lines = Array.isArray(view.narration) ? view.narration.slice().reverse() : [];
+    let lines = Array.isArray(view.narration) ? view.narration.slice().reverse() : [];
+    const seat = app.role === "seat" ? app.seat : null;
+    if (seat) {  // the lines about this player first
+      const about = lines.filter((entry) => entry && mentions(entry.params, seat));
+      lines = about.concat(lines.filter((entry) => !about.includes(entry)));
+    }
     const mine = app.role === "seat" && Array.isArray(view.narration_mine) ? view.narration_mine.slice().reverse() : [];
     const undone = Array.isArray(view.undone) ? view.undone : [];
     if (!lines.length && !mine.length && !undone.length) return [];
@@ -573,7 +667,12 @@
       mine.length ? h("div", { class: "mine" }, peekButton(t("page.peek_mine"), () => [
         h("h3", {}, t("page.narration_mine")),
         h("ul", { class: "lines" }, mine.map((entry) => lineItem(entry, "private")))])) : null,
-      lines.length ? h("ul", { class: "lines public" }, lines.map((entry) => lineItem(entry))) : null,
+      lines.length ? h("ul", { class: "lines public" }, (seat ? lines.slice(0, LATEST) : lines).map((entry) =>
+        lineItem(entry, seat && mentions(entry.params, seat) ? "about-me" : ""))) : null,
+      seat && lines.length > LATEST ? h("details", { class: "more-lines" },
+        h("summary", {}, t("page.more_lines", { count: lines.length - LATEST })),
+        h("ul", { class: "lines public" }, lines.slice(LATEST).map((entry) =>
+          lineItem(entry, mentions(entry.params, seat) ? "about-me" : "")))) : null,
     ];
   }
 
@@ -603,17 +702,22 @@
       ] : h("div", { class: "sealed" }, t("page.sealed")));
   }
 
+  // Folded to one line ("✓ dice verified") that opens; open by itself when a roll does not match its seal.
   function fairness(rolls) {
     if (!rolls.length) return [];
     const items = rolls.map((roll, i) => rollItem(roll, i + 1)).reverse();
     const older = items.slice(3);
-    return [
-      h("h2", {}, t("page.fairness_title")),
+    const opened = rolls.filter((roll) => Array.isArray(roll.dice) && typeof roll.nonce === "string");
+    const bad = opened.filter((roll) => !verifies(roll)).length;
+    const line = bad ? h("span", { class: "verify bad" }, t("page.fairness_bad", { count: bad }))
+      : opened.length ? h("span", { class: "verify ok" }, t("page.fairness_ok", { count: opened.length }))
+        : h("span", { class: "sealed" }, t("page.fairness_sealed"));
+    return [h("details", { class: "fairness-fold", open: bad > 0 },
+      h("summary", {}, h("span", { class: "fairness-name" }, t("page.fairness_title")), " ", line),
       h("p", { class: "hint" }, t("page.fairness_hint")),
       items.slice(0, 3),
       older.length ? h("details", {}, h("summary", {}, t("page.earlier_rolls", { count: older.length })), older)
-        : null,
-    ];
+        : null)];
   }
 
   // -- the host ------------------------------------------------------------------------------------------
@@ -622,7 +726,7 @@
     const view = app.view;
     return JSON.stringify([view && view.prompt, view && view.can_undo, view && view.players, app.connected,
       app.host && [app.host.questions, app.host.pads, app.host.problems, app.host.takeovers], app.answerFor,
-      app.hostNote, app.confirmUndo, app.confirmRenew, app.status, app.openCards, app.drafts]);
+      app.hostNote, app.confirmUndo, app.confirmRenew, app.status, app.openCards, app.cardPick, app.drafts]);
   }
 
   // What the table screen must see first: storage that takes no write, a missing pad hub, a device asking
@@ -708,6 +812,19 @@
     }
     out.push(renewHost());
     return out;
+  }
+
+  // The table's screen shows the board first and whole; everything else is one tap away, below it.
+  function hostNav(view) {
+    const to = (id) => () => {
+      const node = document.getElementById(id);
+      if (node && !node.hidden) node.scrollIntoView({ block: "start" });
+    };
+    const links = view ? [["host", "page.host_title"], ["narration", "page.narration"],
+      ["join", "page.join_title"], ["newgame", "page.new_game"], ["fairness", "page.fairness_title"]]
+      : [["newgame", "page.new_game"], ["join", "page.join_title"]];
+    return links.map(([id, key]) => h("button", { type: "button", class: "nav-link", "data-to": id, onclick: to(id) },
+      t(key), id === "join" && missingSeats().length ? " (" + missingSeats().length + ")" : null));
   }
 
   function qrPath(what) {
@@ -868,6 +985,7 @@
         app.host = message.host || null;
         const now = app.view && app.view.prompt ? app.view.prompt.id : null;
         if (app.error && app.errorQuestion !== now && before !== now) app.error = null;
+        if (before !== now) app.cardPick = null;
         break;
       }
       case "ack":

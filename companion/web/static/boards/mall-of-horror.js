@@ -40,8 +40,10 @@
     const h = ctx.h;
     const all = players(view);
     const out = [h("h2", {}, ctx.t("page.board"), " · ", ctx.t("mall.title"))];
-    const phase = view.round ? ctx.t("mall.board.round", { round: view.round, phase: view.phase })
-      : ctx.t("mall.board.setup", { phase: view.phase });
+    // The phase as a nested message: its name is the game's own, whatever another game calls "phase".
+    const phaseName = { key: "mall.phase." + view.phase, params: {} };
+    const phase = view.round ? ctx.t("mall.board.round", { round: view.round, phase: phaseName })
+      : ctx.t("mall.board.setup", { phase: phaseName });
     out.push(h("p", { class: "phase" }, phase));
     if (view.chief) {
       out.push(h("p", { class: "chief" }, labelled(ctx, "mall.board.chief", {}, ctx.chip(view.chief, "is-chief"),
@@ -157,7 +159,27 @@
   // Nothing secret is put in the page until the button is held: the peek draws it then, and takes it away.
 
   function secretsKey(view) {
-    return [view.seat, view.cup_seen || null, view.ballot || null, view.destination || null];
+    return [view.seat, view.cup_seen || null, view.ballot || null, view.destination || null, lookers(view),
+      zombiePlayer(view), !!view.question];
+  }
+
+  // Who else may look at the secret dice: the elected Chief and this round's Security Camera players (public
+  // plays, in this round's narration).
+  function lookers(view) {
+    if (!Array.isArray(view.cup_seen)) return [];
+    const out = [];
+    if (view.elected && view.chief) out.push(view.chief);
+    for (const entry of Array.isArray(view.narration) ? view.narration : []) {
+      const colour = entry && entry.key === "mall.n.card.camera" && entry.params ? entry.params.colour : null;
+      if (colour && !out.includes(colour)) out.push(colour);
+    }
+    return out.filter((c) => c !== view.seat);
+  }
+
+  // A player with no character left plays the zombies.
+  function zombiePlayer(view) {
+    const mine = (view.characters || {})[view.seat];
+    return !!view.round && !view.over && (!mine || Object.keys(mine).length === 0);
   }
 
   // The dice as the locations they send zombies to; a die on a closed location sends none.
@@ -173,9 +195,12 @@
   function secrets(view, ctx) {
     const h = ctx.h;
     const out = [];
+    if (zombiePlayer(view) && !view.question) out.push(h("p", { class: "zombie-player" }, ctx.t("mall.fact.zombie_player")));
     if (Array.isArray(view.cup_seen)) {
       const values = view.cup_seen.slice();
-      out.push(h("p", { class: "hint" }, ctx.t("page.dice_secret_hint")),
+      const others = lookers(view);
+      out.push(h("p", { class: "hint dice-hint" }, ctx.t("page.dice_secret_hint"), " ", others.length
+        ? ctx.rich({ key: "mall.fact.dice_seen", params: { colours: others } }) : ctx.t("mall.fact.dice_alone")),
         ctx.peek(ctx.t("page.peek_dice"), () => [
           h("div", {}, h("span", { class: "label" }, ctx.t("mall.board.zombie_dice")), " ", ctx.dice(values)),
           diceAsPlaces(view, ctx, values)]));
