@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from companion.games import eaten_by_zombies, mall_of_horror, zombiegeddon
+from companion.games import district_z, eaten_by_zombies, mall_of_horror, zombiegeddon
 from companion.games.base import Game, IllegalAction
 
 GAMES: dict[str, Game] = {mall_of_horror.NAME: mall_of_horror}
 GAMES[zombiegeddon.NAME] = zombiegeddon
 GAMES[eaten_by_zombies.NAME] = eaten_by_zombies
+GAMES[district_z.NAME] = district_z
 
 
 def get_game(name: object) -> Game:
