@@ -298,8 +298,19 @@ def check_save(db: Path) -> Finding:
 
 
 def diagnose(db: Path, port: int = 8080) -> list[Finding]:
-    return [check_display(), check_gl(), check_touch(), check_font(), check_sound(), check_voice(),
-            check_groups(), check_gpio(), check_hub(), check_network(port), check_space(db), check_save(db)]
+    checks: list[tuple[str, Callable[[], Finding]]] = [
+        ("display", check_display), ("gl", check_gl), ("touch", check_touch), ("font", check_font),
+        ("sound", check_sound), ("voice", check_voice), ("groups", check_groups), ("gpio", check_gpio),
+        ("hub", check_hub), ("network", lambda: check_network(port)), ("space", lambda: check_space(db)),
+        ("save", lambda: check_save(db))]
+    findings = []
+    for name, check in checks:
+        try:
+            findings.append(check())
+        except OSError as error:  # a folder this user may not look into, a device that went away
+            where = f"{error.filename}: " if error.filename else ""
+            findings.append(_fix(name, "unchecked", error=f"{where}{error.strerror or error}", user=_user()))
+    return findings
 
 
 def doctor(db: str | None = None, lang: str = "en", port: int = 8080, out=None) -> int:

@@ -1,0 +1,265 @@
+"""`companion doctor`: on this machine as it is, then with each check made to fail — by the environment (PATH,
+DISPLAY), temporary /dev and /proc trees, another user (setpriv to nobody), a private network and mount namespace
+(unshare: no network, a 2 MB disk), a save file held by a running store or not a save file at all; only the probes
+that read hardware this machine lacks (GL libraries, the USB pad hub's id) are replaced at the edge."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from companion import doctor
+from companion.catalogue import LANGUAGES, catalogue
+from companion.games.base import Message
+from companion.store import EventStore
+
+CHECKS = ["display", "gl", "touch", "font", "sound", "voice", "groups", "gpio", "hub", "network", "space", "save"]
+ROOT_ONLY = pytest.mark.skipif(os.geteuid() != 0, reason="needs root (setpriv to another user, unshare)")
+
+
+def _run(*args: str, env: dict | None = None, prefix: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+    return subprocess.run([*prefix, sys.executable, "-m", "companion", "doctor", *args], capture_output=True,
+                          text=True, env={**os.environ, **(env or {})}, cwd=Path(__file__).resolve().parents[1])
+
+
+def _lines(out: str, lang: str = "en") -> dict[str, tuple[str, str]]:
+    """{check: (status, text)} from the doctor's output in `lang`."""
+    words = catalogue()
+    labels = {words.text(Message(f"doctor.check.{check}"), lang): check for check in CHECKS}
+    statuses = {words.text(Message(f"doctor.status.{s}"), lang): s for s in ("ok", "note", "fix")}
+    found = {}
+    for line in out.splitlines()[:-1]:
+        status = next(s for word, s in statuses.items() if line.startswith(word + " "))
+        rest = line[len(next(w for w, s in statuses.items() if s == status)):].strip()
+        label = next(label for label in labels if rest.startswith(label + ":") or rest.startswith(label + "："))
+        found[labels[label]] = (status, rest[len(label) + 1:].strip())
+    return found
+
+
+def test_this_machine_as_it_is(tmp_path):
+    db = tmp_path / "box.sqlite3"
+    done = _run("--db", str(db))
+    found = _lines(done.stdout)
+    assert list(found) == CHECKS, done.stdout
+    fixes = [check for check, (status, _text) in found.items() if status == "fix"]
+    assert done.returncode == (1 if fixes else 0)
+    assert done.stdout.splitlines()[-1] == (f"{len(fixes)} thing{'s' if len(fixes) != 1 else ''} to fix (the lines "
+                                            "marked fix)." if fixes else "Everything the box needs is there.")
+    # What this machine has, said as it is.
+    cjk = next((path for path in ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",) if Path(path).is_file()),
+               None)
+    assert found["font"] == (("ok", cjk) if cjk else ("fix", found["font"][1]))
+    espeak = shutil.which("espeak-ng")
+    assert found["voice"][0] == ("ok" if espeak else "fix")
+    cards = list(Path("/dev/dri").glob("card*")) if Path("/dev/dri").is_dir() else []
+    if not cards and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        assert found["display"][0] == "fix" and "dtoverlay=vc4-kms-v3d" in found["display"][1]
+    if not list(Path("/dev").glob("gpiochip*")):
+        assert found["gpio"][0] == "note"
+    assert found["save"] == ("ok", f"{db} (made at the first game)")
+    assert not db.exists()  # the doctor only looks
+    if os.geteuid() == 0:
+        assert found["groups"] == ("ok", "running as root: every device opens")
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_every_line_in_every_language(tmp_path, lang):
+    out = io.StringIO()
+    doctor.doctor(str(tmp_path / "x.sqlite3"), lang, out=out)
+    text = out.getvalue()
+    assert "doctor." not in text and "{" not in text, text
+    assert list(_lines(text, lang)) == CHECKS
+
+
+def _one(check, *args) -> tuple[str, str]:
+    finding = check(*args)
+    return finding.status, catalogue().text(finding.message)
+
+
+def test_display_none_a_card_and_a_desktop(tmp_path, monkeypatch):
+    monkeypatch.setattr(doctor, "DEV", tmp_path)
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    status, text = _one(doctor.check_display)
+    assert status == "fix" and f"{tmp_path}/dri has no card" in text and "/boot/firmware/config.txt" in text
+    (tmp_path / "dri").mkdir()
+    (tmp_path / "dri" / "card1").touch()
+    assert _one(doctor.check_display) == ("ok", f"KMS/DRM on {tmp_path}/dri/card1 (full screen, no desktop)")
+    monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-1")
+    assert _one(doctor.check_display) == ("ok", "the desktop's display wayland-1")
+
+
+def test_gl_libraries_missing(monkeypatch):
+    real = doctor.find_library
+    monkeypatch.setattr(doctor, "find_library", lambda name: None if name in ("EGL", "gbm") else real(name))
+    status, text = _one(doctor.check_gl)
+    assert status == "fix"
+    assert text == "libEGL, libgbm missing: sudo apt install libegl1 libgbm1 libgl1-mesa-dri"
+
+
+FT5406 = """I: Bus=0019 Vendor=0001 Product=0001 Version=0100
+N: Name="gpio_keys"
+H: Handlers=kbd event0
+B: KEY=1 0 0 0
+
+I: Bus=0000 Vendor=0000 Product=0000 Version=0000
+N: Name="raspberrypi-ts"
+P: Phys=raspberrypi-ts/input0
+H: Handlers=mouse0 event{n}
+B: EV=b
+B: KEY=400 0 0 0 0 0 0 0 0 0 0
+B: ABS=2608000 3
+"""
+
+
+def test_touch_none_found_then_the_official_display(tmp_path, monkeypatch):
+    monkeypatch.setattr(doctor, "DEV", tmp_path)
+    monkeypatch.setattr(doctor, "PROC", tmp_path)
+    (tmp_path / "bus" / "input").mkdir(parents=True)
+    devices = tmp_path / "bus" / "input" / "devices"
+    devices.write_text(FT5406.split("\n\n")[0] + "\n")  # a keyboard only
+    status, text = _one(doctor.check_touch)
+    if doctor.find_library("mtdev") is None:
+        assert (status, text) == ("fix", "the touch library libmtdev is missing: sudo apt install libmtdev1")
+        return
+    assert status == "fix" and text.startswith("no touchscreen found")
+    devices.write_text(FT5406.format(n=3))  # a 32-bit kernel's bitmap
+    (tmp_path / "input").mkdir()
+    (tmp_path / "input" / "event3").touch()
+    assert _one(doctor.check_touch) == ("ok", f"raspberrypi-ts ({tmp_path}/input/event3)")
+    devices.write_text(FT5406.format(n=3).replace("ABS=2608000 3", "ABS=260800000000003"))  # a 64-bit kernel's
+    assert _one(doctor.check_touch)[0] == "ok"
+    monkeypatch.setattr(doctor, "find_library", lambda name: None)
+    assert _one(doctor.check_touch) == ("fix", "the touch library libmtdev is missing: sudo apt install libmtdev1")
+
+
+def test_no_cjk_font(tmp_path, monkeypatch):
+    import companion.ui.fonts as fonts
+
+    monkeypatch.setattr(fonts, "CJK_FILES", (str(tmp_path / "NotoSansCJK-Regular.ttc"),))
+    assert _one(doctor.check_font) == ("fix", "no CJK font, the Chinese screens would show boxes: "
+                                              "sudo apt install fonts-noto-cjk")
+    (tmp_path / "NotoSansCJK-Regular.ttc").touch()
+    assert _one(doctor.check_font) == ("ok", str(tmp_path / "NotoSansCJK-Regular.ttc"))
+
+
+def test_sound_none_a_card_a_server_and_no_espeak(tmp_path, monkeypatch):
+    monkeypatch.setattr(doctor, "DEV", tmp_path)
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    assert _one(doctor.check_sound)[0] == "note"
+    (tmp_path / "snd").mkdir()
+    (tmp_path / "snd" / "pcmC0D0p").touch()
+    assert _one(doctor.check_sound) == ("ok", f"{tmp_path}/snd/pcmC0D0p")
+    (tmp_path / "run" / "pulse").mkdir(parents=True)
+    (tmp_path / "run" / "pulse" / "native").touch()
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "run"))
+    assert _one(doctor.check_sound) == ("ok", "through pulse")
+    monkeypatch.setenv("PATH", str(tmp_path))  # no espeak-ng on PATH
+    assert _one(doctor.check_voice) == ("fix", "espeak-ng is missing, the narration cannot be spoken: "
+                                               "sudo apt install espeak-ng")
+
+
+def test_gpio_none_then_a_header_without_its_pin_library(tmp_path, monkeypatch):
+    monkeypatch.setattr(doctor, "DEV", tmp_path)
+    assert _one(doctor.check_gpio)[0] == "note"
+    (tmp_path / "gpiochip0").touch()
+    import importlib.util
+
+    status, text = _one(doctor.check_gpio)
+    if importlib.util.find_spec("lgpio") is None:  # this machine: no lgpio (it is the Pi's)
+        assert (status, text) == ("fix", f"gpiozero's pin library lgpio is missing: {sys.executable} -m pip "
+                                         "install lgpio")
+    else:
+        assert (status, text) == ("ok", f"{tmp_path}/gpiochip0")
+
+
+def test_pad_hub_absent_then_plugged(tmp_path, monkeypatch):
+    import companion.pads.serial as serial_pads
+
+    monkeypatch.setattr(serial_pads, "find_hub", lambda *_: None)
+    assert _one(doctor.check_hub)[0] == "note"
+    port = tmp_path / "ttyACM0"
+    port.touch()
+    monkeypatch.setattr(serial_pads, "find_hub", lambda *_: str(port))
+    assert _one(doctor.check_hub) == ("ok", str(port))
+
+
+def test_save_file_in_use_broken_unfinished(tmp_path):
+    db = tmp_path / "box.sqlite3"
+    with EventStore(db) as store:  # a running companion holds it
+        store.new_game("mall-of-horror", ["red", "blue", "yellow"], {})
+        status, text = _one(doctor.check_save, db)
+        assert status == "ok" and text == f"{db}: open in a running companion (pid {os.getpid()}); 0 finished games"
+    assert _one(doctor.check_save, db) == ("ok", f"{db}: 0 finished games and one unfinished, resumed at the "
+                                                 "next start")
+    junk = tmp_path / "junk.sqlite3"
+    junk.write_bytes(b"not a save file" * 100)
+    status, text = _one(doctor.check_save, junk)
+    assert status == "fix" and f"mv {junk} {junk}.old" in text
+
+
+NOBODY = ("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups")
+
+
+def _python_for_nobody() -> list[str]:
+    """This Python if the user nobody may run it, else the system's of the same version (a venv made from a
+    Python under /root, 0700, is root's only), with this one's packages."""
+    for python in (sys.executable, f"/usr/bin/python{sys.version_info.major}.{sys.version_info.minor}"):
+        if subprocess.run([*NOBODY, python, "-c", ""], capture_output=True).returncode == 0:
+            return [python]
+    pytest.skip("no Python the user nobody may run")
+
+
+@ROOT_ONLY
+def test_another_user_without_groups_or_the_save_file(tmp_path):
+    folder = Path(tempfile.mkdtemp(prefix="companion-doctor-"))  # pytest's own folder is root's only
+    db = folder / "box.sqlite3"
+    with EventStore(db):
+        pass
+    os.chmod(folder, 0o755)  # nobody may look in, but the save file stays 0600, root's
+    python = _python_for_nobody()
+    path = os.pathsep.join(p for p in sys.path if p and Path(p).is_dir())
+    done = subprocess.run([*NOBODY, *python, "-m", "companion", "doctor", "--db", str(db)], capture_output=True,
+                          text=True, cwd=Path(__file__).resolve().parents[1],
+                          env={**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path),
+                               "PYTHONPATH": path})
+    found = _lines(done.stdout)
+    assert done.returncode == 1 and "groups" in found, done.stdout + done.stderr
+    status, text = found["groups"]
+    assert status == "fix" and "sudo usermod -aG " in text and text.endswith(" nobody, then log in again (or "
+                                                                            "restart the box)")
+    assert "dialout" in text and "video" in text
+    assert found["save"] == ("fix", f"{db} cannot be read: sudo chown nobody {db}")
+    shutil.rmtree(folder, ignore_errors=True)
+    private = tmp_path / "private"  # in a folder nobody may not enter: said, not a crash
+    done = subprocess.run([*NOBODY, *python, "-m", "companion", "doctor", "--db", str(private / "box.sqlite3")],
+                          capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1],
+                          env={**os.environ, "HOME": str(folder), "PYTHONPATH": path})
+    found = _lines(done.stdout)
+    assert done.returncode == 1 and list(found) == CHECKS, done.stdout + done.stderr
+    status, text = found["space"]
+    assert status == "fix" and text.startswith("could not be checked as nobody (") and "Permission denied" in text
+
+
+@ROOT_ONLY
+def test_no_network_and_a_full_disk(tmp_path):
+    if shutil.which("unshare") is None:
+        pytest.skip("unshare is not installed")
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    script = f"mount -t tmpfs -o size=2m tmpfs {disk} && {sys.executable} -m companion doctor --db {disk}/box.sqlite3"
+    done = subprocess.run(["unshare", "--net", "--mount", "--propagation", "private", "sh", "-c", script],
+                          capture_output=True, text=True)
+    found = _lines(done.stdout)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert found["network"] == ("fix", "no address the phones can reach: join a Wi-Fi (sudo nmtui) or make the "
+                                       "box's own (sudo sh scripts/install-pi --hotspot \"Zombie table\")")
+    status, text = found["space"]
+    assert status == "fix" and text.startswith(f"only 2 MB free in {disk} (the companion needs 100 MB)")
