@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle, RoundedRectangle
+from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle, RoundedRectangle, ScissorPop, ScissorPush
 from kivy.graphics.texture import Texture
 from kivy.metrics import dp
 from kivy.properties import (
@@ -22,9 +22,15 @@ from kivy.properties import (
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 TARGET = dp(48)  # the smallest thing a finger presses
+# Software GL (llvmpipe, the Pi without a desktop, the tests) pays for every triangle drawn, each frame. Kivy draws a
+# rounded corner in 10 segments, a circle in 180 and a rounded outline in 30 a corner; these draw the same pixels at
+# the screen's radii (a corner of 16 px in 4 segments is off its arc by a quarter of a pixel at most).
+CORNER = 4
+CIRCLE = 32
 BG = (0.08, 0.09, 0.11, 1)
 PANEL = (0.14, 0.15, 0.19, 1)
 INK = (0.95, 0.95, 0.95, 1)
@@ -162,10 +168,10 @@ class Mark(Widget):
         with self.canvas:
             Color(*colour, 1)
             if shape == "circle":
-                Ellipse(pos=(cx - side / 2, cy - side / 2), size=(side, side))
+                Ellipse(pos=(cx - side / 2, cy - side / 2), size=(side, side), segments=CIRCLE)
             elif shape == "ring":  # hollow: told from the circle by its shape, not only by its colour
                 width = max(1.5, side * 0.13)
-                Line(circle=(cx, cy, side / 2 - width), width=width)
+                Line(circle=(cx, cy, side / 2 - width, 0, 360, CIRCLE), width=width)
             elif shape == "cross":
                 arm = side * 0.18
                 Rectangle(pos=(cx - arm, cy - side / 2), size=(2 * arm, side))
@@ -175,7 +181,7 @@ class Mark(Widget):
             if self.outline and sum(colour) < 0.5 and shape != "ring":
                 Color(0.85, 0.85, 0.85, 1)
                 if shape == "circle":
-                    Line(circle=(cx, cy, side / 2))
+                    Line(circle=(cx, cy, side / 2, 0, 360, CIRCLE))
                 elif shape == "cross":
                     arm = side * 0.18
                     Line(points=[cx - arm, cy - side / 2, cx + arm, cy - side / 2, cx + arm, cy - arm,
@@ -300,6 +306,29 @@ class HoldToPeek(Action):
         self.text = self.hidden_text
 
 
+class Scroll(ScrollView):
+    """A scrolling list clipped to its box by the GL scissor (a rectangle the rasterizer skips for free) rather than
+    Kivy's stencil, which under software GL fills the whole box twice more every frame and tests every pixel drawn
+    inside it. Its scroll bar is ScrollView's (kv/widgets.kv)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._clip = ScissorPush(x=0, y=0, width=1, height=1)
+        self.canvas.before.add(self._clip)
+        self.canvas.after.insert(0, ScissorPop())
+        self.fbind("pos", self._clip_to)
+        self.fbind("size", self._clip_to)
+        self._clip_to()
+
+    def _clip_to(self, *_args) -> None:
+        # The scissor takes window pixels: the box's corners as the window sees them (a Screen is a RelativeLayout).
+        x0, y0 = self.to_window(self.x, self.y)
+        x1, y1 = self.to_window(self.right, self.top)
+        x, y = int(math.floor(x0)), int(math.floor(y0))
+        self._clip.x, self._clip.y = x, y
+        self._clip.width, self._clip.height = max(0, int(math.ceil(x1)) - x), max(0, int(math.ceil(y1)) - y)
+
+
 class QRCode(Widget):
     """A QR code drawn from its module matrix (no image library needed)."""
 
@@ -379,11 +408,11 @@ class Token(Widget):
         texture = token_text(self.text, ink_on(self.seat))
         with self.canvas.before:
             Color(*seat_colour(self.seat), 0.45 if self.faded else 1)
-            RoundedRectangle(pos=(x, y), size=(side, side), radius=[side * 0.2])
+            RoundedRectangle(pos=(x, y), size=(side, side), radius=[side * 0.2], segments=CORNER)
             Color(0.9, 0.9, 0.9, 1)
             # Lines one pixel wide: GL draws them as they are (a wider line is hundreds of triangles, and a hidden
             # character's dashes need it too).
-            Line(rounded_rectangle=(x, y, side, side, side * 0.2), dash_length=4 if self.faded else 1,
+            Line(rounded_rectangle=(x, y, side, side, side * 0.2, CORNER), dash_length=4 if self.faded else 1,
                  dash_offset=3 if self.faded else 0)
             Color(1, 1, 1, 1)
             high = side * 0.6

@@ -14,7 +14,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
-from companion.ui.widgets import ACT, DANGER, DIM, INK, PANEL, Chip, Mark, Text, Token
+from companion.ui.widgets import ACT, CORNER, DANGER, DIM, INK, PANEL, Chip, Mark, Text, Token
 from companion.ui.words import Words
 
 LOCATIONS = (1, 2, 3, 4, 5, 6)
@@ -128,12 +128,14 @@ class LocationCard(BoxLayout):
         self.canvas.before.clear()
         with self.canvas.before:
             Color(*((0.1, 0.1, 0.12, 1) if closed else PANEL))
-            RoundedRectangle(pos=self.pos, size=self.size, radius=[dp(8)])
+            RoundedRectangle(pos=self.pos, size=self.size, radius=[dp(8)], segments=CORNER)
             Color(*(0.95, 0.95, 0.95, 1))
-            RoundedRectangle(pos=(self.x + dp(4), self.top - dp(4) - dp(30)), size=(dp(26), dp(30)), radius=[dp(5)])
+            RoundedRectangle(pos=(self.x + dp(4), self.top - dp(4) - dp(30)), size=(dp(26), dp(30)), radius=[dp(5)],
+                             segments=CORNER)
             if attacked or voting:
                 Color(*(DANGER if attacked else ACT))
-                Line(rounded_rectangle=(self.x + 1, self.y + 1, self.width - 2, self.height - 2, dp(8)), width=2.2)
+                Line(rounded_rectangle=(self.x + 1, self.y + 1, self.width - 2, self.height - 2, dp(8), CORNER),
+                     width=2.2)
         self.canvas.after.clear()
         if closed:
             with self.canvas.after:  # the closed mark: a band across the card, as the physical token lies

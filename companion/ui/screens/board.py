@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from kivy.graphics import Color, InstructionGroup, RoundedRectangle
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -13,7 +14,18 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
 from companion.ui.screens.base import BaseScreen
-from companion.ui.widgets import ACT, DIM, TARGET, Action, HoldToPeek, SeatButton, Text, settle_height, show_only
+from companion.ui.widgets import (
+    ACT,
+    CORNER,
+    DIM,
+    TARGET,
+    Action,
+    HoldToPeek,
+    SeatButton,
+    Text,
+    settle_height,
+    show_only,
+)
 
 
 class BoardScreen(BaseScreen):
@@ -242,16 +254,24 @@ class BoardScreen(BaseScreen):
 
 class NarrationLine(Text):
     """One line: a line asking for a physical action is marked, and stands out (amber) until the next step.
-    Only its colours change with the step: its text is not drawn again."""
+    Only its colours change with the step: its text is not drawn again. The amber box behind it is on the canvas
+    only while it shows (software GL would fill an invisible one too, every frame)."""
 
     act = BooleanProperty(False)
     fresh = BooleanProperty(False)
 
     def __init__(self, text: str, act: bool, taken_back: bool = False, **kwargs):
         self.taken_back = taken_back
+        self._box = RoundedRectangle(radius=[dp(4)], segments=CORNER)
+        self._highlight = InstructionGroup()
+        self._highlight.add(Color(*ACT))
+        self._highlight.add(self._box)
+        self._lit = False
         super().__init__(text=("▶ " if act else "") + text, act=act, grow=True, size_hint_y=None, halign="left",
                          base_font=dp(15) if act else dp(14), **kwargs)
         self.fbind("fresh", self._tint)
+        self.fbind("pos", self._place_box)
+        self.fbind("size", self._place_box)
         self._tint()
 
     def show(self, text: str, act: bool, taken_back: bool = False) -> None:
@@ -265,6 +285,18 @@ class NarrationLine(Text):
             self.ink = (0.1, 0.08, 0.02, 1) if self.fresh else ACT
         else:
             self.ink = DIM if self.taken_back or not self.fresh else (0.95, 0.95, 0.95, 1)
+        lit = self.act and self.fresh
+        if lit != self._lit:
+            self._lit = lit
+            if lit:
+                self.canvas.before.add(self._highlight)
+                self._place_box()
+            else:
+                self.canvas.before.remove(self._highlight)
+
+    def _place_box(self, *_args) -> None:
+        if self._lit:
+            self._box.pos, self._box.size = self.pos, self.size
 
 
 class NoBoard(BoxLayout):
