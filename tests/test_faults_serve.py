@@ -236,8 +236,10 @@ def test_who_connects_is_news_for_the_host_only(served):
             watcher = await Phone.open(session, served, "watch")
             red = await Phone.open(session, served, "red", PHONES["red"])
             await host.expect("state", where=lambda m: "red" in m["connected"])
-            for _ in range(20):  # spectators come and go
+            await host.quiet(0.2)
+            for _ in range(20):  # spectators come and go: news for nobody, not even the host
                 await (await Phone.open(session, served, "watch")).ws.close()
+            assert await host.quiet(0.3) == []
             blue = await Phone.open(session, served, "blue", PHONES["blue"])
             await host.expect("state", where=lambda m: m["connected"] == ["blue", "red"])
             assert await red.quiet(0.5) == [] and await watcher.quiet(0.1) == []

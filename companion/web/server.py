@@ -51,7 +51,9 @@ SECURITY_HEADERS = {
 }
 SOCKETS_PER_ADDRESS = 32  # a phone with a few tabs open, many times over
 SOCKETS_PER_LINK = {"seat": 4, "host": 8, "spectator": 256}
-BROADCAST_CHUNK = 16  # phones sent a new board per turn of the loop: an answer waits for 16 sends, not 200
+# A new board is sent for this long per turn of the loop (then the loop takes what came in meanwhile, and comes
+# back for the others): an answer arriving during a broadcast to 200 phones waits for 2 ms of sends, not for all.
+BROADCAST_SLICE = 0.002
 MAX_BEHIND = 4 * 1024 * 1024  # bytes a phone may leave unread before it is dropped (it comes back for a new board)
 DEVICE_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")  # what a page sends as ?device=: its own random key
 # WebSocket close codes the page knows: taken over, new game, takeover refused, unknown token, host link renewed
@@ -138,6 +140,9 @@ def text_frame(text: str) -> bytes:
     if size < 1 << 16:
         return bytes((0x81, 126)) + size.to_bytes(2, "big") + data
     return bytes((0x81, 127)) + size.to_bytes(8, "big") + data
+
+
+WELCOME_SPECTATOR = text_frame(protocol.encode("welcome", role="spectator", seat=None))
 
 
 class PhoneServer:
@@ -348,10 +353,18 @@ class PhoneServer:
         if connection.waiting:
             await self._ask_for_seat(connection)
             return
+        if who.role == "spectator" and connection.transport is not None:
+            # Spectators come and go by the hundred: their welcome and board are frames built once for all.
+            connection.push(WELCOME_SPECTATOR)
+            connection.seen, connection.welcomed = self._version, True
+            connection.push(self._frame(self._state_for(connection)))
+            return
         await connection.send(protocol.encode("welcome", role=who.role, seat=who.seat))
         connection.seen, connection.welcomed = self._version, True
         await connection.send(self._state_for(connection))
-        request = self.requests.get(who.seat) if who.role == "seat" else None
+        if who.role != "seat":
+            return  # a spectator or a host coming is news for nobody: no seat got or lost a device
+        request = self.requests.get(who.seat)
         if request is not None:
             await connection.send(protocol.encode("takeover_asked", request=request.id))
         self._presence_changed()
@@ -385,7 +398,8 @@ class PhoneServer:
                 del self.requests[seat]  # the asking device went away: nothing left to decide
                 self._memo.pop("host", None)
                 self._tell_seat_settled(seat)
-        self._presence_changed()
+        if connection.who.role == "seat":
+            self._presence_changed()
 
     def _seat_devices(self, seat: str) -> list[Connection]:
         return [c for c in self.connections if c.who.role == "seat" and c.who.seat == seat and not c.waiting]
@@ -609,7 +623,6 @@ class PhoneServer:
         """Who is connected changed: the hosts hear of it soon (the phones and spectators need not)."""
         self._memo.pop("connected", None)
         self._memo.pop("host", None)
-        self._frames = {}
         hosts = [c for c in self.connections if c.who.role == "host"]
         for connection in hosts:
             connection.seen = -1
@@ -630,25 +643,29 @@ class PhoneServer:
         """Send the latest state to a few of those who have not seen it (the host and the seats first), and
         come back for the others on the next turn of the loop: an answer arriving meanwhile waits for a few
         sends, not for two hundred, and a phone reached late gets the latest state, never a stale one."""
-        version, queue, sent = self._version, self._queue, 0
-        frames = self._frames  # one frame per distinct state: the spectators all share one
-        while queue and sent < BROADCAST_CHUNK:
+        version, queue = self._version, self._queue
+        until = time.perf_counter() + BROADCAST_SLICE
+        while queue and time.perf_counter() < until:
             connection = queue.popleft()
             if connection.seen >= version or not connection.welcomed or connection not in self.connections:
                 continue  # it has this state already (or it is gone, or not welcomed yet)
             connection.seen = version
-            sent += 1
             text = self._state_for(connection)
             if connection.transport is None:
                 asyncio.ensure_future(connection.send(text))
                 continue
-            if text not in frames:
-                frames[text] = text_frame(text)
-            connection.push(frames[text])
+            connection.push(self._frame(text))
         if queue:
             asyncio.get_running_loop().call_soon(self._send_round)
         else:
             self._sending = False
+
+    def _frame(self, text: str) -> bytes:
+        """`text` as a WebSocket frame, built once for everyone it goes to until the table changes."""
+        frame = self._frames.get(text)
+        if frame is None:
+            frame = self._frames[text] = text_frame(text)
+        return frame
 
     def connected(self) -> list[str]:
         return sorted({c.who.seat for c in self.connections if c.who.role == "seat" and not c.waiting})
