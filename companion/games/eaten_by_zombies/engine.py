@@ -130,8 +130,10 @@ def flipped(state: State, speed: int) -> State:
 
 
 def following(state: State) -> str:
+    """The next human round the table: the one the zombies left in the field wait for."""
     i = state.players.index(state.active)
-    return state.players[(i + 1) % len(state.players)]
+    after = [state.players[(i + k) % len(state.players)] for k in range(1, len(state.players) + 1)]
+    return next((seat for seat in after if seat not in state.dead), after[0])
 
 
 # -- additions from the other players' hands --------------------------------------------------------------------
