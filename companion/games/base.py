@@ -137,7 +137,8 @@ class Question:
 
     PICK, BALLOT, CARDS: the answer is one of `choices`, sent as its action.
     NUMBER: the answer is `answer` with `field` set to a whole number from `low` to `high`.
-    ASSIGN: the answer is `answer` with `field` set to {item value: target value} for every item.
+    ASSIGN: the answer is `answer` with `field` set to {item value: target value} for every item; when `answer`
+    already holds `field`, that assignment is the rules' proposal, and a screen may start from it.
     """
 
     id: str

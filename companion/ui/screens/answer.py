@@ -166,7 +166,9 @@ class AnswerScreen(BaseScreen):
     def _assign(self, question: Question) -> BoxLayout:
         app = self.app
         words = app.words
-        chosen = dict(self.draft) if isinstance(self.draft, dict) else {}
+        proposed = question.answer.get(question.field) if question.field else None  # the rules' suggestion
+        chosen = dict(self.draft) if isinstance(self.draft, dict) else dict(proposed) if isinstance(proposed, dict) \
+            else {}
         box = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_y=None)
         box.bind(minimum_height=box.setter("height"))
         for item in question.items:
