@@ -588,8 +588,15 @@ def test_an_answer_from_a_seat_not_asked_or_not_among_the_answers_is_refused_and
         with pytest.raises(IllegalAction) as refused:
             ebz.decide(state, action)
         assert en(refused.value) == text
+    for sly in ({"seat": "red", "level": True}, {"seat": "red", "level": 1.0}, {"seat": "red", "level": [1]},
+                {"seat": "red", "level": 1, "speed": 2}, {"seat": ["red"], "level": 1}):
+        with pytest.raises(IllegalAction):
+            ebz.decide(state, sly)
     state = to_choose(state, (1, 1))
     state = act(state, {"seat": "red", "fight": True})
+    for sly in ({"seat": "red", "value": 4.0}, {"seat": "red", "value": "4"}, {"seat": "red", "value": -1}):
+        with pytest.raises(IllegalAction):
+            ebz.decide(state, sly)
     with pytest.raises(IllegalAction) as refused:
         ebz.decide(state, {"seat": "red", "value": 61})
     assert en(refused.value) == "Enter a whole number from 0 to 60, not 61."

@@ -184,8 +184,9 @@ def check(state: State, action: object) -> dict:
         if state.step in ("add", "add_speed", "choose") and "level" in action and seat != state.active:
             _why_not_adding(state, seat)
         raise IllegalAction("ebz.refuse.not_asked", colour=seat)
-    if action in legal(state, seat):
-        return action
+    for option in legal(state, seat):  # the same answer, value for value and type for type (no 4.0, no true for 1)
+        if option == action and all(type(option[k]) is type(action[k]) for k in option):
+            return action
     _why_not(state, seat, action)
     raise IllegalAction("ebz.refuse.shape")
 
