@@ -302,10 +302,21 @@ class Phone:
             fold.click()
         expect(fold).to_have_attribute("aria-expanded", "true")
 
+    def pick_card(self, action: dict, scope: str = "#question", question: dict | None = None) -> None:
+        """Unfold the cards, tap the card, then its option if it has several: "play it?" is asked."""
+        question = question or self.asked() or {}
+        card = next(c for c in question.get("choices", []) if c["action"] == action)
+        self.unfold_cards(scope)
+        self.page.locator(f"{scope} [data-card='{card['label']['key']}']").tap()
+        option = self.page.locator(f"{scope} [data-choice=" + answer_selector(action)[len("[data-answer="):])
+        if option.count():
+            option.tap()
+        expect(self.page.locator(f"{scope} .card-confirm")).to_be_visible()
+
     def tap(self, action: dict) -> None:
         button = self.choice(action)
         if not button.count() and self.page.locator("#question button.play-card").count():
-            self.unfold_cards()
+            self.pick_card(action)
         button.tap()
 
     def answer(self, action: dict) -> None:
