@@ -151,7 +151,16 @@ class AnswerScreen(BaseScreen):
         send = Action(text=app.t("ui.send"), tone="primary", base_font=dp(20))
         send.answer_role = "send"
         send.bind(on_release=lambda *_: self.send({**question.answer, question.field: value}))
-        for widget in (minus, shown, plus, send):
+        widgets = [minus, shown, plus, send]
+        if high - low > 20:  # a wide range (a total, a count of dozens): steps of ten as well
+            minus10 = Action(text="−10", base_font=dp(22), size_hint_x=None, width=dp(72), enabled=value > low)
+            minus10.answer_role = "minus10"
+            minus10.bind(on_release=lambda *_: self._set_draft(max(low, value - 10)))
+            plus10 = Action(text="+10", base_font=dp(22), size_hint_x=None, width=dp(72), enabled=value < high)
+            plus10.answer_role = "plus10"
+            plus10.bind(on_release=lambda *_: self._set_draft(min(high, value + 10)))
+            widgets = [minus10, minus, shown, plus, plus10, send]
+        for widget in widgets:
             row.add_widget(widget)
         box = BoxLayout(orientation="vertical", size_hint_y=None, height=dp(100))
         box.add_widget(Text(text=app.t("ui.number_range", low=low, high=high), base_font=dp(14), ink=DIM,
