@@ -37,7 +37,7 @@ ACTIONS = [turn("red"), turn("red"), turn("yellow"), turn("yellow", "phase_end")
            turn("yellow"), turn("yellow"), turn("blue"), turn("blue"), turn("red", "phase_end"),
            *sheet("red", 1, 2, 0, 0, 1, 1), *sheet("yellow", 2, 3, 1, 2, 0, 0),
            {"seat": "red", "sheet": "weapons"}, {"seat": "red", "line": "weapons", "number": 2},
-           {"seat": "red", "sheet": "hand_in"}, *sheet("blue", 0, 0, 2, 5, 1, 2)]
+           {"seat": "red", "sheet": "hand_in"}, *sheet("blue", 0, 0, 2, 12, 1, 2)]
 ENV = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "KIVY_NO_ARGS": "1",
        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), str(ROOT / "tests"), os.environ.get("PYTHONPATH")]))}
 
@@ -57,8 +57,9 @@ def test_a_whole_game_by_touch_with_screenshots_in_four_languages(tmp_path):
     seen = "\n".join(report["seen"])
     # what the board says while the game goes on, and the end's breakdown
     assert "Red's turn" in seen and "Actions: 1 of 2" in seen and "sheet in ✓" in seen and "entered ✓" in seen
-    assert "Blue: 19 points. Food 0 discs: 0 printed + 0 set bonus; zombies 2 discs: 5 printed + 3 set bonus" in seen
-    assert "Red: 11 points." in seen and "Blue wins with 19 points" in seen
+    assert "Blue: 26 points. Food 0 discs: 0 printed + 0 set bonus; zombies 2 discs: 12 printed + 3 set bonus" in seen
+    assert "Red: 11 points." in seen and "Blue wins with 26 points" in seen
+    assert report["tens"] == 1  # a total entered with +10 once, then +1 twice
     assert "Starts post-bomb: Yellow" in seen
     # while the entries are secret the board says who has entered, and nothing of what
     before = "\n".join(report["board_before_reveal"])
@@ -84,7 +85,7 @@ def drive(out: Path, tmp: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     glyphs = Glyphs()
     report: dict = {"seen": [], "screens": set(), "shots": [], "problems": [], "answers": 0, "corrected": False,
-                    "expected": len(actions), "board_before_reveal": []}
+                    "expected": len(actions), "board_before_reveal": [], "tens": 0}
 
     async def main() -> None:
         box = open_box(tempfile.mktemp(suffix=".sqlite3", dir=tmp))
@@ -160,7 +161,11 @@ def drive(out: Path, tmp: str) -> None:
                         wanted = action[question.field]
                         if question.field == "number" and wanted >= 2:
                             await capture(d, "answer-number")
-                        for _ in range(wanted - question.low):
+                        tens, ones = divmod(wanted - question.low, 10)
+                        for _ in range(tens):  # a wide range has steps of ten
+                            await d.tap(d.find(Action, lambda w: getattr(w, "answer_role", None) == "plus10"))
+                            report["tens"] += 1
+                        for _ in range(ones):
                             await d.tap(d.find(Action, lambda w: getattr(w, "answer_role", None) == "plus"))
                         await d.tap(d.find(Action, lambda w: getattr(w, "answer_role", None) == "send"))
                     else:
