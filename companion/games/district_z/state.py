@@ -14,7 +14,7 @@ HANDS_OF = {"one": 1, "dual": 1, "two": 2, "free": 0}
 CORNERS = ("nw", "ne", "sw", "se")
 OPPOSITE = {"nw": "se", "se": "nw", "ne": "sw", "sw": "ne"}
 DIRECTIONS = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}
-GRIDS = ("4x4", "5x4", "5x5", "6x5", "6x6", "7x6")
+GRIDS = ("4x4", "5x5", "6x5")  # the box has 30 district cards: no city is bigger than 6 × 5
 
 
 @dataclass(frozen=True)
