@@ -33,6 +33,7 @@ PROC = Path("/proc")
 GROUPS = ("video", "render", "input", "audio", "gpio", "dialout")
 GL_LIBRARIES = {"EGL": "libegl1", "GLESv2": "libgles2", "GL": "libgl1", "gbm": "libgbm1"}
 MIN_FREE_MB = 100
+PROGRAM = "companion"  # the program's name, as commands and the process list write it
 ABS_MT_POSITION_X = 0x35
 BTN_TOUCH = 0x14A
 find_library: Callable[[str], str | None] = ctypes.util.find_library
@@ -76,8 +77,8 @@ def _group_fix(check: str, device: Path) -> Finding:
     except (KeyError, OSError):
         group = "root"
     if group == "root":
-        return _fix(check, "device.root", device=str(device))
-    return _fix(check, "device.group", device=str(device), group=group, user=_user())
+        return _fix(check, "device.root", device=str(device), root="root", udev="udev", program=PROGRAM)
+    return _fix(check, "device.group", device=str(device), user=_user(), command=f"sudo usermod -aG {group} {_user()}")
 
 
 # --- the checks ------------------------------------------------------------------------------------------------
@@ -93,7 +94,7 @@ def check_display() -> Finding:
     usable = [card for card in cards if _usable(card)]
     if not usable:
         return _group_fix("display", cards[0])
-    return _ok("display", "display.kmsdrm", device=str(usable[0]))
+    return _ok("display", "display.kmsdrm", driver="KMS/DRM", device=str(usable[0]))
 
 
 def check_gl() -> Finding:
@@ -145,7 +146,7 @@ def touchscreens() -> list[tuple[str, Path]]:
 
 def check_touch() -> Finding:
     if not find_library("mtdev"):
-        return _fix("touch", "touch.mtdev", command="sudo apt install libmtdev1")
+        return _fix("touch", "touch.mtdev", library="libmtdev", command="sudo apt install libmtdev1")
     screens = touchscreens()
     if not screens:
         return _fix("touch", "touch.none")
@@ -182,13 +183,13 @@ def check_sound() -> Finding:
 def check_voice() -> Finding:
     found = which("espeak-ng")
     if found is None:
-        return _fix("voice", "voice.missing", command="sudo apt install espeak-ng")
-    return _ok("voice", "voice.ok", path=found)
+        return _fix("voice", "voice.missing", program="espeak-ng", command="sudo apt install espeak-ng")
+    return _ok("voice", "voice.ok", program="espeak-ng", path=found)
 
 
 def check_groups() -> Finding:
     if os.geteuid() == 0:
-        return _ok("groups", "groups.root")
+        return _ok("groups", "groups.root", user="root")
     mine = {grp.getgrgid(gid).gr_name for gid in os.getgroups() if _has_gid(gid)}
     wanted = [name for name in GROUPS if _group_exists(name)]
     missing = [name for name in wanted if name not in mine]
@@ -224,7 +225,7 @@ def check_gpio() -> Finding:
     import importlib.util
 
     if importlib.util.find_spec("lgpio") is None:
-        return _fix("gpio", "gpio.lgpio", command=f"{sys.executable} -m pip install lgpio")
+        return _fix("gpio", "gpio.lgpio", library="lgpio (gpiozero)", command=f"{sys.executable} -m pip install lgpio")
     return _ok("gpio", "gpio.ok", device=str(usable[0]))
 
 
@@ -257,7 +258,7 @@ def check_space(db: Path) -> Finding:
     disk = os.statvfs(folder)
     free = disk.f_bavail * disk.f_frsize // (1024 * 1024)
     if free < MIN_FREE_MB:
-        return _fix("space", "space.low", free=free, folder=str(folder), needed=MIN_FREE_MB)
+        return _fix("space", "space.low", free=free, folder=str(folder), needed=MIN_FREE_MB, program=PROGRAM)
     return _ok("space", "space.ok", free=free, folder=str(folder))
 
 
@@ -274,7 +275,8 @@ def check_save(db: Path) -> Finding:
     except OSError as error:
         if error.errno in (errno.EACCES, errno.EPERM):
             return _fix("save", "save.access", path=str(db), command=f"sudo chown {_user()} {db}")
-        return _fix("save", "save.broken", path=str(db), error=error.strerror or str(error), aside=f"{db}.old")
+        return _fix("save", "save.broken", path=str(db), error=error.strerror or str(error),
+                    command=f"mv {db} {db}.old", program=PROGRAM)
     holder = None
     try:
         try:
@@ -291,9 +293,10 @@ def check_save(db: Path) -> Finding:
             finished = len(store.history())
             unfinished = store.unfinished() is not None
     except StoreError as error:
-        return _fix("save", "save.broken", path=str(db), error=str(error), aside=f"{db}.old")
+        return _fix("save", "save.broken", path=str(db), error=str(error), command=f"mv {db} {db}.old",
+                    program=PROGRAM)
     if holder is not None:
-        return _ok("save", "save.in_use", path=str(db), pid=holder or "?", count=finished)
+        return _ok("save", "save.in_use", path=str(db), pid=holder or "?", count=finished, program=PROGRAM)
     return _ok("save", "save.unfinished" if unfinished else "save.ok", path=str(db), count=finished)
 
 
@@ -309,7 +312,8 @@ def diagnose(db: Path, port: int = 8080) -> list[Finding]:
             findings.append(check())
         except OSError as error:  # a folder this user may not look into, a device that went away
             where = f"{error.filename}: " if error.filename else ""
-            findings.append(_fix(name, "unchecked", error=f"{where}{error.strerror or error}", user=_user()))
+            findings.append(_fix(name, "unchecked", error=f"{where}{error.strerror or error}", user=_user(),
+                                 program=PROGRAM))
     return findings
 
 

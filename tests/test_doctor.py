@@ -174,7 +174,7 @@ def test_gpio_none_then_a_header_without_its_pin_library(tmp_path, monkeypatch):
 
     status, text = _one(doctor.check_gpio)
     if importlib.util.find_spec("lgpio") is None:  # this machine: no lgpio (it is the Pi's)
-        assert (status, text) == ("fix", f"gpiozero's pin library lgpio is missing: {sys.executable} -m pip "
+        assert (status, text) == ("fix", f"the pin library lgpio (gpiozero) is missing: {sys.executable} -m pip "
                                          "install lgpio")
     else:
         assert (status, text) == ("ok", f"{tmp_path}/gpiochip0")
@@ -196,7 +196,7 @@ def test_save_file_in_use_broken_unfinished(tmp_path):
     with EventStore(db) as store:  # a running companion holds it
         store.new_game("mall-of-horror", ["red", "blue", "yellow"], {})
         status, text = _one(doctor.check_save, db)
-        assert status == "ok" and text == f"{db}: open in a running companion (pid {os.getpid()}); 0 finished games"
+        assert status == "ok" and text == f"{db}: open in a running companion (process {os.getpid()}); 0 finished games"
     assert _one(doctor.check_save, db) == ("ok", f"{db}: 0 finished games and one unfinished, resumed at the "
                                                  "next start")
     junk = tmp_path / "junk.sqlite3"
@@ -262,4 +262,4 @@ def test_no_network_and_a_full_disk(tmp_path):
     assert found["network"] == ("fix", "no address the phones can reach: join a Wi-Fi (sudo nmtui) or make the "
                                        "box's own (sudo sh scripts/install-pi --hotspot \"Zombie table\")")
     status, text = found["space"]
-    assert status == "fix" and text.startswith(f"only 2 MB free in {disk} (the companion needs 100 MB)")
+    assert status == "fix" and text.startswith(f"only 2 MB free in {disk} (companion needs 100 MB)")
