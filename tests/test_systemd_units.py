@@ -44,12 +44,12 @@ def _values(name: str, key: str) -> list[str]:
 
 def _verify(tmp_path: Path, name: str, text: str, user: bool = False) -> subprocess.CompletedProcess:
     """systemd-analyze verify on a copy of the unit whose program is the checkout's `companion` (the units name
-    /opt/companion/venv/bin/companion, which install-pi makes: verify checks that the program exists)."""
+    /opt/companion/.venv/bin/companion, which install-pi makes: verify checks that the program exists)."""
     analyze = shutil.which("systemd-analyze")
     if analyze is None:
         pytest.skip("systemd-analyze is not installed (scripts/setup test installs systemd)")
     assert COMPANION.exists()
-    (tmp_path / name).write_text(text.replace("/opt/companion/venv/bin/companion", str(COMPANION)))
+    (tmp_path / name).write_text(text.replace("/opt/companion/.venv/bin/companion", str(COMPANION)))
     runtime = tmp_path / "runtime"
     runtime.mkdir(mode=0o700, exist_ok=True)
     args = [analyze] + (["--user"] if user else []) + ["verify", "--man=no", f"./{name}"]
@@ -89,7 +89,7 @@ def _run_options() -> set[str]:
 def test_the_kiosk_runs_the_touchscreen_on_kmsdrm_with_the_fixed_save_file_and_resumes():
     kiosk = "companion-kiosk.service"
     argv = _exec_start(kiosk)
-    assert argv[:2] == ["/opt/companion/venv/bin/companion", "run"]
+    assert argv[:2] == ["/opt/companion/.venv/bin/companion", "run"]
     assert "--players" not in argv  # without it, the unfinished game resumes
     assert argv[argv.index("--db") + 1] == "/var/lib/companion/companion.sqlite3"
     assert {arg for arg in argv if arg.startswith("--")} <= _run_options()
@@ -109,11 +109,11 @@ def test_the_kiosk_runs_the_touchscreen_on_kmsdrm_with_the_fixed_save_file_and_r
 
 def test_the_serve_and_desktop_units_run_what_they_say():
     serve = _exec_start("companion-serve.service")
-    assert serve[:2] == ["/opt/companion/venv/bin/companion", "serve"]
+    assert serve[:2] == ["/opt/companion/.venv/bin/companion", "serve"]
     assert serve[serve.index("--db") + 1] == "/var/lib/companion/companion.sqlite3"
     assert _values("companion-serve.service", "Conflicts") == ["companion-kiosk.service"]
     desktop = _exec_start("companion-desktop.service")
-    assert desktop[:2] == ["/opt/companion/venv/bin/companion", "run"]
+    assert desktop[:2] == ["/opt/companion/.venv/bin/companion", "run"]
     assert {arg for arg in desktop if arg.startswith("--")} <= _run_options()
     assert _values("companion-desktop.service", "WantedBy") == ["graphical-session.target"]
     assert "User" not in {key for _s, key, _v in _settings("companion-desktop.service")}  # a user unit

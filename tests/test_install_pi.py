@@ -1,0 +1,244 @@
+"""scripts/install-pi: shellcheck-clean, and run for real in a clean Debian 12 made here with debootstrap.
+
+The chroot test needs root (debootstrap, mount, chroot; CI runs as root) and the network (Debian's archive and
+PyPI), and takes about two minutes. To fit the suite's time it reuses, in /var/cache/companion-test
+(COMPANION_TEST_CACHE): the .deb files apt downloaded in an earlier run (debootstrap's --cache-dir and the
+chroot's /var/cache/apt/archives), and the freshly debootstrapped minbase tree as a tarball (less than a week old;
+COMPANION_TEST_FRESH_CHROOT=1 makes a new one). Nothing installed is reused: every run starts from that pristine
+minbase tree, installs twice with --no-enable (no systemd runs in a chroot), checks the box, uninstalls and
+checks that the tree is as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SCRIPT = REPO / "scripts" / "install-pi"
+CACHE = Path(os.environ.get("COMPANION_TEST_CACHE", "/var/cache/companion-test"))
+MIRROR = os.environ.get("COMPANION_TEST_MIRROR", "http://deb.debian.org/debian")
+TARBALL_DAYS = 7
+HOST_CA = Path("/etc/ssl/certs/ca-certificates.crt")  # the host's CAs (a proxy's own CA too) for pip in the chroot
+# What apt and dpkg keep for themselves (lists, logs, caches, the package database): not the script's doing.
+VOLATILE = ("proc", "dev", "mnt", "tmp", "run", "root/.cache", "var/cache", "var/log", "var/lib/apt",
+            "var/lib/dpkg", "var/lib/ucf", "var/backups", "etc/ld.so.cache")
+
+
+def test_install_script_is_shellcheck_clean():
+    shellcheck = shutil.which("shellcheck")
+    if shellcheck is None:
+        pytest.skip("shellcheck is not installed (scripts/setup test installs it)")
+    done = subprocess.run([shellcheck, "-s", "sh", str(SCRIPT)], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout == "", done.stdout
+
+
+def test_install_script_refuses_unknown_options_and_tells_its_usage():
+    done = subprocess.run(["sh", str(SCRIPT), "--frobnicate"], capture_output=True, text=True)
+    assert done.returncode == 1
+    assert "unknown option: --frobnicate" in done.stderr
+    assert "--uninstall" in done.stderr  # the usage, on stderr
+    shown = subprocess.run(["sh", str(SCRIPT), "--help"], capture_output=True, text=True)
+    assert shown.returncode == 0 and "--no-enable" in shown.stdout and "--hotspot" in shown.stdout
+
+
+# --- the clean Debian ------------------------------------------------------------------------------------------
+
+
+def _sh(*args: str, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(list(args), check=True, capture_output=True, text=True, **kwargs)
+
+
+def _pristine(root: Path) -> None:
+    """A Debian 12 minbase tree in `root`: unpacked from the cached tarball of an earlier debootstrap, or made."""
+    tarball = CACHE / "bookworm-minbase.tar"
+    fresh = os.environ.get("COMPANION_TEST_FRESH_CHROOT") == "1"
+    if not fresh and tarball.is_file() and time.time() - tarball.stat().st_mtime < TARBALL_DAYS * 86400:
+        _sh("tar", "-C", str(root), "-xpf", str(tarball))
+        return
+    debs = CACHE / "debootstrap"
+    debs.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(["debootstrap", "--variant=minbase", f"--cache-dir={debs}", "bookworm", str(root),
+                           MIRROR], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    partial = tarball.with_suffix(".partial")
+    _sh("tar", "-C", str(root), "-cpf", str(partial), ".")
+    partial.replace(tarball)
+
+
+def _snapshot(root: Path) -> dict[str, object]:
+    """What the script may change: every path (but apt's and dpkg's own bookkeeping), the users and groups, the
+    installed packages."""
+    paths = set()
+    for folder, dirs, files in os.walk(root):
+        rel = os.path.relpath(folder, root)
+        if rel != "." and rel.startswith(VOLATILE):
+            dirs[:] = []
+            continue
+        dirs[:] = [d for d in dirs if os.path.join(rel, d).removeprefix("./") not in VOLATILE]
+        for name in dirs + files:
+            path = os.path.join(rel, name).removeprefix("./")
+            if path not in VOLATILE:
+                paths.add(path)
+    accounts = {name: sorted((root / "etc" / name).read_text().splitlines()) for name in ("passwd", "group")}
+    packages = _chroot(root, "dpkg-query", "-W", "-f", "${Package} ${Status}\n").stdout
+    return {"paths": paths, **accounts, "packages": sorted(packages.splitlines())}
+
+
+def _env() -> dict[str, str]:
+    env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/root", "LANG": "C.UTF-8",
+           "PIP_DEFAULT_TIMEOUT": "180"}
+    if HOST_CA.is_file():
+        env["PIP_CERT"] = "/mnt/host-ca.crt"
+    return env
+
+
+TIMES: dict[str, float] = {}  # seconds per step, printed at the end (pytest -s shows them)
+
+
+def _chroot(root: Path, *command: str, user: str | None = None, check: bool = True) -> subprocess.CompletedProcess:
+    args = ["chroot"] + ([f"--userspec={user}:{user}"] if user else []) + [str(root), *command]
+    start = time.monotonic()
+    done = subprocess.run(args, env=_env(), capture_output=True, text=True)
+    step = " ".join(command[:3])
+    TIMES[step] = TIMES.get(step, 0) + time.monotonic() - start
+    if check:
+        said = f"{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
+        assert done.returncode == 0, f"{' '.join(command)}: exit status {done.returncode}\n{said}"
+    return done
+
+
+NMCLI = """#!/bin/sh
+# nmcli's stand-in: records each call; `connection show` lists the connections added and not deleted.
+echo "$*" >> /tmp/nmcli.log
+state=/tmp/nmcli.connections
+while [ "${1#-}" != "$1" ]; do case $1 in -f|--fields) shift 2 ;; *) shift ;; esac; done
+case "$1 $2" in
+    "connection show") cat "$state" 2>/dev/null ;;
+    "connection add") for a; do [ "$prev" = con-name ] && echo "$a" >> "$state"; prev=$a; done ;;
+    "connection delete") grep -vxF "$3" "$state" > "$state.new"; mv "$state.new" "$state" ;;
+esac
+"""
+
+
+@pytest.fixture(scope="module")
+def chroot(tmp_path_factory):
+    if os.geteuid() != 0:
+        pytest.skip("needs root: it makes a Debian chroot with debootstrap and mounts into it (CI runs as root)")
+    if shutil.which("debootstrap") is None:
+        pytest.skip("debootstrap is not installed (scripts/setup test installs it)")
+    root = tmp_path_factory.mktemp("pi") / "root"
+    root.mkdir()
+    mounts = []
+    (CACHE / "apt").mkdir(parents=True, exist_ok=True)
+    try:
+        _sh("mount", "-t", "tmpfs", "-o", "size=4g,mode=0755", "tmpfs", str(root))  # fast to fill and to drop
+        mounts.append(root)
+        _pristine(root)
+        for what, where, options in (
+            ("proc", root / "proc", ["-t", "proc"]),
+            (str(REPO), root / "mnt" / "src", ["--bind"]),  # the checkout, read-only below
+            (str(CACHE / "apt"), root / "var" / "cache" / "apt" / "archives", ["--bind"]),
+        ):
+            where.mkdir(parents=True, exist_ok=True)
+            _sh("mount", *options, what, str(where))
+            mounts.append(where)
+        _sh("mount", "-o", "remount,bind,ro", str(root / "mnt" / "src"))
+        if HOST_CA.is_file():
+            shutil.copy(HOST_CA, root / "mnt" / "host-ca.crt")
+        yield root
+    finally:
+        for where in reversed(mounts):
+            subprocess.run(["umount", str(where)], check=False)
+        if not any(os.path.ismount(where) for where in mounts):
+            shutil.rmtree(root, ignore_errors=True)  # (empty: the tree was in the tmpfs)
+
+
+def test_install_twice_then_uninstall_in_a_clean_debian(chroot):
+    root = chroot
+    before = _snapshot(root)
+    install = ["sh", "/mnt/src/scripts/install-pi", "--no-enable"]
+
+    first = _chroot(root, *install)
+    said = first.stdout
+    assert "installing Debian packages:" in said and "fonts-noto-cjk" in said and "espeak-ng" in said
+    assert "user companion made" in said
+    assert "python3-lgpio: not in this system's archive" in said  # Raspberry Pi OS's only: skipped, said
+    assert "group gpio: not on this system" in said
+    assert "nothing enabled (--no-enable)" in said
+    installed = _snapshot(root)
+
+    # The box as installed.
+    passwd = dict(line.split(":", 1) for line in installed["passwd"])
+    user = passwd["companion"].split(":")
+    assert int(user[1]) < 1000 and user[4] == "/var/lib/companion" and user[5] == "/usr/sbin/nologin"
+    groups = _chroot(root, "id", "-nG", "companion").stdout.split()
+    assert {"companion", "video", "render", "input", "audio", "dialout"} <= set(groups)
+    state = (root / "var/lib/companion").stat()
+    assert oct(state.st_mode & 0o777) == "0o700" and state.st_uid == int(user[1])
+    config = root / "etc/default/companion"
+    assert oct(config.stat().st_mode & 0o777) == "0o640"
+    assert "COMPANION_WIFI_SSID=" in config.read_text()
+    for unit in ("etc/systemd/system/companion-kiosk.service", "etc/systemd/system/companion-serve.service",
+                 "etc/systemd/user/companion-desktop.service"):
+        assert (root / unit).read_text() == (REPO / "systemd" / Path(unit).name).read_text()
+    assert not (root / "opt/companion/src/tests").exists() and not (root / "opt/companion/src/.git").exists()
+    assert _chroot(root, "/opt/companion/.venv/bin/companion", "--version").stdout.startswith("companion ")
+    # The companion's user opens the save file in its fixed place (and nobody else can read the folder).
+    _chroot(root, "/opt/companion/.venv/bin/python", "-c",
+            "from companion.store import EventStore; EventStore('/var/lib/companion/companion.sqlite3').close()",
+            user="companion")
+    assert (root / "var/lib/companion/companion.sqlite3").is_file()
+    # The doctor runs there: no display, no touchscreen, no network address in a chroot (each with its fix);
+    # the CJK font and espeak-ng the script installed are found.
+    doctor = _chroot(root, "/opt/companion/.venv/bin/companion", "doctor", "--db",
+                     "/var/lib/companion/companion.sqlite3", check=False)
+    lines = doctor.stdout.splitlines()
+    assert doctor.returncode == 1, doctor.stdout + doctor.stderr
+    assert any(line.startswith("ok") and "NotoSansCJK" in line for line in lines), doctor.stdout
+    assert any(line.startswith("ok") and "espeak-ng" in line for line in lines), doctor.stdout
+    after_first = _snapshot(root)
+
+    # Again, now with the table's own Wi-Fi: nothing new is made, the same files are there. NetworkManager does
+    # not run in a chroot: its nmcli is a recorder that keeps the connections it was given (the test's own file).
+    nmcli = root / "usr/local/bin/nmcli"
+    nmcli.write_text(NMCLI)
+    nmcli.chmod(0o755)
+    second = _chroot(root, *install, "--hotspot", "Zombie table", "--hotspot-password", "brains brains")
+    assert "user companion made" not in second.stdout and "installing Debian packages" not in second.stdout
+    assert 'Wi-Fi hotspot "Zombie table"' in second.stdout
+    calls = (root / "tmp/nmcli.log").read_text().splitlines()
+    assert calls[-1] == ("connection add type wifi ifname wlan0 con-name companion-hotspot connection.autoconnect yes "
+                         "connection.autoconnect-priority 100 802-11-wireless.ssid Zombie table "
+                         "802-11-wireless.mode ap 802-11-wireless.band bg ipv4.method shared "
+                         "ipv4.addresses 10.42.0.1/24 ipv6.method disabled wifi-sec.key-mgmt wpa-psk "
+                         "wifi-sec.psk brains brains"), calls
+    settings = config.read_text()  # the join screen's Wi-Fi QR code, and the hotspot's address in the URLs
+    assert "COMPANION_WIFI_SSID=Zombie table\n" in settings and "COMPANION_WIFI_PASSWORD=brains brains\n" in settings
+    assert "COMPANION_ARGS=--address 10.42.0.1\n" in settings
+    again = _chroot(root, *install, "--hotspot", "Zombie table", "--hotspot-password", "brains brains")
+    assert (root / "tmp/nmcli.log").read_text().splitlines()[-1].startswith("connection modify companion-hotspot "
+                                                                          "connection.autoconnect yes")
+    assert config.read_text() == settings and "user companion made" not in again.stdout
+    after_second = _snapshot(root)
+    # (The copy of the checkout is left out: other work may change the checkout between the two runs.)
+    src = "opt/companion/src/"
+    assert {p for p in after_second["paths"] ^ after_first["paths"] if not p.startswith(src)} == set()
+    assert after_second["passwd"] == after_first["passwd"] and after_second["group"] == after_first["group"]
+    assert after_second["packages"] == after_first["packages"]
+
+    gone = _chroot(root, "sh", "/mnt/src/scripts/install-pi", "--uninstall")
+    assert "uninstalled" in gone.stdout and "Wi-Fi hotspot removed" in gone.stdout
+    assert (root / "tmp/nmcli.log").read_text().splitlines()[-1] == "connection delete companion-hotspot"
+    nmcli.unlink()
+    after = _snapshot(root)
+    assert after["paths"] - before["paths"] == set(), "left behind"
+    assert before["paths"] - after["paths"] == set(), "taken away"
+    assert after["passwd"] == before["passwd"] and after["group"] == before["group"]
+    assert after["packages"] == before["packages"]
+    print("\ninstall-pi in a chroot, seconds:", {step: round(t, 1) for step, t in TIMES.items()})
