@@ -139,6 +139,8 @@ def test_a_tie_with_the_re_entry_option_asks_only_the_tied_for_their_next_larges
     state = play(state, largest("blue", 2), largest("yellow", 4))
     assert state.starter == "yellow" and state.phase == "post"
     assert state.revealed[-1] == {"yellow": 4, "blue": 2}
+    assert catalogue().text(state.narration[-2].message) == \
+        "Yellow's next largest zombie disc is the larger (4): Yellow starts post-bomb"
 
 
 def test_a_tie_with_nothing_left_to_compare_goes_to_the_earliest_in_turn_order():

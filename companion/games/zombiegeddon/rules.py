@@ -256,7 +256,8 @@ def _largest(state: State, action: dict) -> State:
     top = max(entries.values())
     tied = tuple(seat for seat, number in entries.items() if number == top)
     if len(tied) == 1:
-        state = state.say("zg.n.starter", colour=tied[0], number=top)
+        key = "zg.n.starter" if state.below is None else "zg.n.starter_next"  # a re-entry compares the next
+        state = state.say(key, colour=tied[0], number=top)
         return _post(state, tied[0])
     state = state.say("zg.n.tie", colours=list(tied), number=top)
     if state.options[TIE_OPTION] == REENTER and top > 0:
