@@ -242,6 +242,10 @@ def test_starting_a_sheet_again_and_what_a_sheet_refuses():
         play(state, {"seat": "red", "sheet": "hand_in"})  # not before every line is in
     state = play(state, *sheet("red", weapons=2, hand_in=False)[1:], {"seat": "red", "sheet": "again"})
     assert state.sheets["red"].queue == LINES
+    for odd in ({"close": 1}, {"close": True, "seat": "red"}, {"seat": "red", "line": "food", "number": True},
+                {"seat": "red", "line": "food", "number": 2.0}, {"seat": ["red"]}, {"seat": "red", "sheet": {}}):
+        with pytest.raises(IllegalAction):
+            play(state, odd)
     state = play(state, *sheet("red", weapons=6), {"close": True})  # the table closes: Blue's empty sheet
     assert state.over and state.scores["red"]["total"] == 20 and state.scores["blue"]["total"] == 0
     assert "zg.n.sheets_closed" in keys(state)

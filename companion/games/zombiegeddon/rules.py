@@ -137,7 +137,7 @@ def check(state: State, action: object) -> dict:
         raise IllegalAction("zg.refuse.over")
     if not isinstance(action, dict):
         raise IllegalAction("zg.refuse.shape")
-    if action == {"close": True}:
+    if set(action) == {"close"} and action["close"] is True:
         if state.phase not in (LARGEST, SHEET):
             raise IllegalAction("zg.refuse.nothing_to_close")
         return action
