@@ -114,15 +114,28 @@ async def drive(out: Path, tmp: Path) -> None:
     async def tap_action(d: Driver, test) -> None:
         await d.tap(d.find(Action, test))
 
+    async def tap_until(d: Driver, test, done) -> None:
+        """Tap the button until the form shows it was taken (a tap in a scrolling list may be read as a scroll)."""
+        for _ in range(4):
+            await d.until(lambda: d.find(Action, test).width > 40, 5)  # the form is laid out
+            await tap_action(d, test)
+            if await d.until(done, 3):
+                return
+        raise RuntimeError("the form did not take the tap")
+
     async def script_(d: Driver) -> None:
         table = app.table
         report["screens"].add(app.manager.current)
-        await tap_action(d, lambda w: getattr(w, "game", None) == "eaten-by-zombies")
-        for colour in script["players"]:
-            await tap_action(d, lambda w, c=colour: getattr(w, "colour", None) == c)
+        form = app.manager.current_screen
+        await tap_until(d, lambda w: getattr(w, "game", None) == "eaten-by-zombies",
+                        lambda: form.game == "eaten-by-zombies")
+        for n, colour in enumerate(script["players"]):
+            await tap_until(d, lambda w, c=colour: getattr(w, "colour", None) == c,
+                            lambda n=n: len(form.players) == n + 1)
         up = app.words.t("ebz.option.run_rounding.up")
-        await tap_action(d, lambda w: isinstance(w, Action) and w.text == up)
-        await d.tap(app.manager.current_screen.ids.start)
+        await tap_until(d, lambda w: isinstance(w, Action) and w.text == up,
+                        lambda: form.options.get("run_rounding") == "up")
+        await d.tap(form.ids.start)
         assert table.state is not None and table.rules.NAME == "eaten-by-zombies", "the game did not start"
         report["rounding"] = table.state.options.rounding
         if app.manager.current == "join":
@@ -162,9 +175,13 @@ async def drive(out: Path, tmp: Path) -> None:
                         shots_taken.add(name)
                         await capture(d, name)
                 before = len(table.events)
-                if question.kind == NUMBER:
-                    for _ in range(action[question.field] - (question.low or 0)):
-                        await tap_action(d, lambda w: getattr(w, "answer_role", None) == "plus")
+                if question.kind == NUMBER:  # +10 where the screen offers it, then +
+                    tens, ones = divmod(action[question.field] - (question.low or 0), 10)
+                    if not any(getattr(w, "answer_role", None) == "plus10" for w in d.widgets(Action)):
+                        tens, ones = 0, 10 * tens + ones
+                    for role, times in (("plus10", tens), ("plus", ones)):
+                        for _ in range(times):
+                            await tap_action(d, lambda w, r=role: getattr(w, "answer_role", None) == r)
                     await tap_action(d, lambda w: getattr(w, "answer_role", None) == "send")
                 else:
                     await tap_action(d, lambda w, a=action: getattr(w, "answer_action", None) == a)
