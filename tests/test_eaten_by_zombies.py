@@ -763,3 +763,15 @@ def test_no_device_knows_a_word_or_an_action_of_eaten_by_zombies():
                 found.append(f"{path.name}:{number}: {source.strip()}")
     assert not found, "\n".join(found)
     assert EBZ_WORDS.search('view["level_sum"]') and EBZ_VERBS.search('{"seat": s, "fight": True}')
+
+
+def test_a_six_button_pad_holds_the_flips_and_the_choices():
+    from companion.pads.buttons import button_actions
+
+    state = begin()
+    assert [a and a["level"] for a in button_actions(ebz.question(state, "red"))] == [1, 2, 4, 6, 8, None]
+    state = act(state, {"seat": "red", "level": 4})
+    assert [a["speed"] for a in button_actions(ebz.question(state, "red"))] == [1, 2, 3, 4, 5, 6]
+    state = act(state, {"seat": "red", "speed": 2})
+    actions = button_actions(ebz.question(state, "red"))
+    assert actions[0] == {"seat": "red", "fight": True} and actions[1] == {"seat": "red", "run": True}
