@@ -340,3 +340,22 @@ def test_a_sheet_is_the_owners_alone_in_the_seat_view():
     assert zg.view(state, "red")["sheet"]["food_points"] == 5 and zg.view(state, "red")["sheet_score"]["total"] == 8
     assert "sheet" not in zg.view(state, None) and zg.view(state, "blue")["sheet"] == {}
     assert state.sheets["blue"] == Sheet()
+
+
+def test_through_the_table_a_turns_action_can_be_taken_back_a_secret_entry_cannot(tmp_path):
+    with EventStore(tmp_path / "undo.sqlite3") as store:
+        table = Table(store)
+        table.new_game(zg.NAME, ["red", "blue"])
+        table.answer({"seat": "red", "act": "action"}, question=table.view("red")["question"]["id"])
+        assert table.can_undo == 1
+        table.undo()
+        assert table.state.actions == 0 and [e["key"] for e in table.view(None)["undone"]] == ["zg.n.action"]
+        table.answer({"seat": "red", "act": "phase_end"})
+        table.answer({"seat": "red", "largest": 5})
+        assert table.can_undo == 0  # a secret entry is never taken back; its owner changes it until the reveal
+        table.answer({"seat": "red", "largest": 3})
+        table.answer({"seat": "blue", "largest": 4})
+        assert table.state.starter == "blue" and table.state.revealed == ({"red": 3, "blue": 4},)
+        again = Table(store)
+        again.resume()
+        assert again.record() == table.record()
