@@ -112,6 +112,21 @@ def chip(colour: str, lang: str = "en") -> str:
     return SYMBOLS[colour] + " " + say(f"colour.{colour}", lang)
 
 
+def PHASE(name: str) -> dict:  # noqa: N802 — the board names its phase by its own key, as a nested message
+    return {"key": f"mall.phase.{name}", "params": {}}
+
+
+def mentions(value, seat: str) -> bool:
+    """A narration line is about a seat when one of its parameters names it, however deep."""
+    if value == seat:
+        return True
+    if isinstance(value, list):
+        return any(mentions(v, seat) for v in value)
+    if isinstance(value, dict):
+        return any(mentions(v, seat) for v in value.values())
+    return False
+
+
 def answer_selector(action: dict) -> str:
     """The CSS selector of the control that sends `action` (its data-answer is the action's JSON)."""
     return "[data-answer=" + json.dumps(json.dumps(action, ensure_ascii=False, separators=(",", ":"))) + "]"
@@ -306,9 +321,10 @@ class Phone:
         """Unfold the cards, tap the card, then its option if it has several: "play it?" is asked."""
         question = question or self.asked() or {}
         card = next(c for c in question.get("choices", []) if c["action"] == action)
-        self.unfold_cards(scope)
-        self.page.locator(f"{scope} [data-card='{card['label']['key']}']").tap()
         option = self.page.locator(f"{scope} [data-choice=" + answer_selector(action)[len("[data-answer="):])
+        if not option.count():  # not already at this card's options
+            self.unfold_cards(scope)
+            self.page.locator(f"{scope} [data-card='{card['label']['key']}']").tap()
         if option.count():
             option.tap()
         expect(self.page.locator(f"{scope} .card-confirm")).to_be_visible()
@@ -364,16 +380,22 @@ class Phone:
         expect(lines).to_have_count(0)
         return shown
 
+    def ordered_lines(self) -> list[dict]:
+        """This round's lines as the page lists them: latest first; on a seat's phone, the lines naming it first."""
+        lines = list(reversed(self.view().get("narration", [])))
+        if self.seat is None:
+            return lines
+        about = [entry for entry in lines if mentions(entry.get("params"), self.seat)]
+        return about + [entry for entry in lines if entry not in about]
+
     def narration_matches(self) -> None:
         """The narration on the page is this round's, latest first, each line as the catalogue says it."""
         def lines() -> tuple[list, list]:
-            view = self.view()
-            wanted = [said(entry, self.lang) for entry in reversed(view.get("narration", []))]
+            wanted = [said(entry, self.lang) for entry in self.ordered_lines()]
             shown = [bare(t) for t in self.page.locator("#narration .lines.public .line-text").all_text_contents()]
             return wanted, shown
         self.wait_until(lambda: lines()[0] == lines()[1], "the narration")
-        view = self.view()
-        acts = [bool(entry.get("act")) for entry in reversed(view.get("narration", []))]
+        acts = [bool(entry.get("act")) for entry in self.ordered_lines()]
         marked = [("act" in (c or "").split()) for c in
                   (line.get_attribute("class") for line in self.page.locator("#narration .lines.public .line").all())]
         assert marked == acts
@@ -591,7 +613,8 @@ def test_a_whole_round_is_played_from_four_phones(live, phones, tmp_path):
         restroom = phone.page.locator("#board .location[data-location='1']")
         expect(restroom.locator(".people li")).to_have_text([shows("▲ Yellow " + character("pinup"))])
         expect(restroom.locator(".zombies")).to_have_text(say("mall.board.zombies", count=0))
-        expect(phone.page.locator("#board .phase")).to_have_text(say("mall.board.round", round=4, phase="destination"))
+        expect(phone.page.locator("#board .phase")).to_have_text(
+            say("mall.board.round", round=4, phase=PHASE("destination")))
         expect(phone.page.locator("#fairness .roll[data-roll='2']")).to_contain_text(say("page.sealed"))
         phone.narration_matches()
     for phone in (red, yellow, green, spectator):  # not before the reveal, and not after it either
@@ -1094,7 +1117,7 @@ def test_the_host_sets_up_a_new_game_and_old_seats_are_sent_away(live, phones):
     form.locator("select[data-option=end_timing]").select_option("round_end")
     start.click()
     expect(host.page.locator("#join .qr-card.seat")).to_have_count(3)
-    expect(host.page.locator("#board .phase")).to_have_text(say("mall.board.setup", phase="placement"))
+    expect(host.page.locator("#board .phase")).to_have_text(say("mall.board.setup", phase=PHASE("placement")))
     assert table.call(lambda: table.table.state.options.end_timing) == "round_end"
     sent = [json.loads(f) for f in host.sent if json.loads(f).get("type") == "new_game"]
     assert sent[-1]["game"] == "mall-of-horror" and sent[-1]["players"] == ["red", "yellow", "blue"]
@@ -1187,9 +1210,10 @@ def test_a_security_camera_lets_its_player_peek_at_the_dice_too(live, phones):
     assert yellow.page.locator(".peek-button").count() == 0
     yellow.unfold_cards()
     card = next(c for c in asked["choices"] if c["action"] == camera)
-    yellow.shows_said(yellow.choice(camera).locator(".option-label"), said(card["label"]))
-    yellow.shows_said(yellow.choice(camera).locator(".option-note"), said(card["note"]))
-    yellow.answer(camera)
+    offered = yellow.question.locator(f"[data-card='{card['label']['key']}']")
+    yellow.shows_said(offered.locator(".option-label"), said(card["label"]))
+    yellow.shows_said(offered.locator(".option-note"), said(card["note"]))
+    yellow.answer(camera)  # the card, then "play it?"
     expect(yellow.page.locator("#secrets .peek-button")).to_be_visible()
     assert yellow.peek().startswith(say("mall.board.zombie_dice") + " 1 4 5 5")
     assert blue.peek().startswith(say("mall.board.zombie_dice") + " 1 4 5 5")
@@ -1206,11 +1230,16 @@ def test_card_windows_and_sprints_are_labelled_with_the_cards_names(live, phones
     expect(red.question.locator("button.option")).to_have_count(len(asked["choices"]) - len(cards))
     red.unfold_cards()
     buttons = red.question.locator(".options.cards button.option")
-    expect(buttons).to_have_count(len(cards))
-    assert [json.loads(b.get_attribute("data-answer")) for b in buttons.all()] == [c["action"] for c in cards]
+    expect(buttons).to_have_count(len(cards))  # one Hidden card: his Pin-up alone is there
+    assert [b.get_attribute("data-card") for b in buttons.all()] == [c["label"]["key"] for c in cards]
     for card in cards:
-        red.shows_said(red.choice(card["action"]).locator(".option-label"), said(card["label"]))
-        red.shows_said(red.choice(card["action"]).locator(".option-note"), said(card["note"]))
+        offered = red.question.locator(f"[data-card='{card['label']['key']}']")
+        red.shows_said(offered.locator(".option-label"), said(card["label"]))
+        red.shows_said(offered.locator(".option-note"), said(card["note"]))
+    red.pick_card({"seat": "red", "play": "hidden", "character": "pinup"})
+    expect(red.question.locator(".card-confirm .confirm-text")).to_have_text(shows(
+        say("page.card_confirm", choice={"key": "mall.choice.play.hidden", "params": {"character": "pinup"}})))
+    red.question.locator(".card-back").tap()  # not this one
     red.answer({"seat": "red", "play": "threat"})
     assert red.shows_question("vote")["title"]["params"]["count"] == 2  # 1 for his Pin-up, 1 for the Threat
 
@@ -1218,8 +1247,10 @@ def test_card_windows_and_sprints_are_labelled_with_the_cards_names(live, phones
     red = phones(table.seat_url("red"))
     red.shows_question("move")
     red.unfold_cards()
-    expect(red.choice({"seat": "red", "play": "sprint", "go": 4})).to_be_visible()
-    expect(red.choice({"seat": "red", "play": "sprint", "go": 2})).to_have_count(0)  # closed
+    red.question.locator("[data-card='mall.choice.play.sprint']").tap()  # the card, then where
+    expect(red.question.locator("[data-choice]")).to_have_count(5)
+    expect(red.question.locator("[data-choice='" + json.dumps({"seat": "red", "play": "sprint", "go": 2},
+                                                              separators=(",", ":")) + "']")).to_have_count(0)
     red.answer({"seat": "red", "play": "sprint", "go": 4})
     asked = red.shows_question("sprint")
     assert [json.loads(b.get_attribute("data-answer")) for b in red.question.locator("button.option").all()] == [

@@ -443,7 +443,7 @@
 
   function seatQuestionProper(view) {
     const question = view.question;
-    if (!question) return view.over ? [] : [h("p", { class: "idle" }, t("page.nothing_to_do")), seeBoard()];
+    if (!question) return view.over ? [] : [h("p", { class: "idle" }, t("page.nothing_to_do"))];
     return [questionBlock(question, "seat"), seeBoard()];
   }
 
@@ -474,7 +474,7 @@
     } else {
       const id = where + ":" + question.id;
       const open = app.openCards === id;
-      // "Play a card…" sits among the answers (beside "Pass"), the cards unfold below them.
+      // "Play a card…" sits among the answers (beside passing), the cards unfold below them.
       const fold = cards.length ? h("button", { type: "button", class: "play-card",
         "aria-expanded": open ? "true" : "false", disabled: !online,
         onclick: () => { app.openCards = open ? null : id; app.cardPick = null; paint(); } },
@@ -499,7 +499,7 @@
   }
 
   // The cards, in steps: a card (the choices that say the same sentence with other parameters are one card),
-  // then its option when it has several (where to Sprint, whom to hide), then "play it?" — one mis-tap never
+  // then its option when it has several (where to go, whom to hide), then "play it?" — one mis-tap never
   // spends a card.
   function cardGroups(cards) {
     const groups = [];
