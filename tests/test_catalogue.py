@@ -215,3 +215,18 @@ def test_the_page_gets_its_languages_catalogue_with_english_where_a_message_is_m
     assert page["lang"] == "vi" and page["plural"] == "one" and page["terms"]["location"] == "mall.location"
     assert page["messages"]["colour.red"] != "Red"
     assert set(page["messages"]) >= set(catalogue().messages["en"])
+
+
+def test_no_two_games_give_one_parameter_name_two_meanings():
+    """Terms are looked up by parameter name across the whole catalogue (and on the page), so a name one game
+    renders through its words ("phase" -> "mall.phase.…") must not be claimed by another game or the table."""
+    from companion.catalogue import CORE_TERMS
+
+    owner = {name: ("the table", prefix) for name, prefix in CORE_TERMS.items()}
+    clashes = []
+    for game_name, game in GAMES.items():
+        for name, prefix in game.TERMS.items():
+            if name in owner and owner[name][1] != prefix:
+                clashes.append(f"{game_name} names {name!r} {prefix!r}; {owner[name][0]} names it {owner[name][1]!r}")
+            owner.setdefault(name, (game_name, prefix))
+    assert not clashes, "; ".join(clashes)

@@ -50,7 +50,7 @@ from .rules import (
 NAME = "zombiegeddon"
 BOARD = NAME
 LOCALE = Path(__file__).parent / "locale"
-TERMS = {"kind": "zg.kind", "kinds": "zg.kind", "phase": "zg.phase"}
+TERMS = {"zg_kind": "zg.kind"}  # names no other game uses: terms are found by parameter name
 SOUNDS = {"zg.n.reveal": "reveal", "zg.n.starter": "reveal"}
 
 SETUP = Setup(

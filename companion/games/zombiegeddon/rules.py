@@ -181,7 +181,7 @@ def _check_sheet(state: State, seat: str, action: dict) -> None:
             raise IllegalAction("zg.refuse.sheet_number", high=HIGH[line_])
         kind = next((k for k, points in POINTS_OF.items() if points == line_), None)
         if kind is not None and sheet.entries.get(kind) == 0 and number != 0:
-            raise IllegalAction("zg.refuse.points_without_discs", kind=kind)
+            raise IllegalAction("zg.refuse.points_without_discs", zg_kind=kind)
         return
     choice = action.get("sheet")
     if set(action) != {"seat", "sheet"} or choice not in ("hand_in", "again", *GROUPS) or sheet.queue:

@@ -241,7 +241,7 @@ def secrets(view: dict, words: Words) -> list[tuple[str, Callable[[], str], bool
         score = dict(view["sheet_score"])
 
         def show_sheet() -> str:
-            lines = [words.t("zg.board.sheet_line", kind=kind, count=score.get(kind, 0),
+            lines = [words.t("zg.board.sheet_line", zg_kind=kind, count=score.get(kind, 0),
                              points=score.get(f"{kind}_points", 0), bonus=score.get(f"{kind}_bonus", 0))
                      for kind in KINDS]
             lines.append(words.t("zg.board.sheet_tokens", count=score.get("tokens", 0),

@@ -90,7 +90,7 @@
     const s = view.sheet_score || {};
     const h = ctx.h;
     return h("ul", { class: "zg-sheet" },
-      KINDS.map((kind) => h("li", {}, ctx.t("zg.board.sheet_line", { kind, count: s[kind] || 0,
+      KINDS.map((kind) => h("li", {}, ctx.t("zg.board.sheet_line", { zg_kind: kind, count: s[kind] || 0,
         points: s[kind + "_points"] || 0, bonus: s[kind + "_bonus"] || 0 }))),
       h("li", {}, ctx.t("zg.board.sheet_tokens", { count: s.tokens || 0, points: s.token_points || 0 })),
       h("li", { class: "zg-total" }, ctx.t("zg.board.sheet_total", { total: s.total || 0 })));
