@@ -76,6 +76,8 @@ def test_eaten_by_zombies_is_played_to_its_end_from_phones_in_four_languages(liv
                 one.wait_until(lambda o=one: len(o.page.locator(".zombie-card").all()) >= 2, "the field's cards")
             photograph("powers", everyone)
             assert "生效中的殭屍威能" in blue.page.locator("#board").text_content()
+            status = blue.page.locator('.ebz-seat[data-seat="blue"] .ebz-status')
+            assert status.is_visible() and status.text_content() == "殭屍玩家 · 殭屍威能 8"
             assert "Sức mạnh Zombie đang có hiệu lực" in watcher.page.locator("#board").text_content()
 
     assert peeked is not None and photographed == {"choose", "powers"}

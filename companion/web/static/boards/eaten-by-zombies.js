@@ -37,10 +37,10 @@
     if ((view.adders || []).includes(seat)) classes.push("adder");
     return h("li", { class: classes.join(" "), "data-seat": seat },
       h("div", {}, ctx.chip(seat)),
-      h("div", { class: "status" }, ctx.t(zombie ? "ebz.board.zombie_player" : "ebz.board.human"),
-        powers.length ? [" · ", h("span", { class: "powers" }, ctx.t("ebz.board.powers", { levels: powers.join(" ") }))]
+      h("div", { class: "ebz-status" }, ctx.t(zombie ? "ebz.board.zombie_player" : "ebz.board.human"),
+        powers.length ? [" · ", h("span", { class: "ebz-powers" }, ctx.t("ebz.board.powers", { levels: powers.join(" ") }))]
           : null),
-      h("div", { class: "held" }, ctx.t(zombie ? "ebz.board.in_hand" : "ebz.board.held", { count: held })));
+      h("div", { class: "ebz-held" }, ctx.t(zombie ? "ebz.board.in_hand" : "ebz.board.held", { count: held })));
   }
 
   function lastLine(view, ctx) {
@@ -81,11 +81,11 @@
       ? h("div", { class: "in-force" }, h("span", { class: "label" }, ctx.t("ebz.board.in_force")),
         h("ul", {}, inForce.map((level) => h("li", { "data-power": String(level) }, ctx.t("ebz.power." + level)))))
       : h("p", { class: "in-force none" }, ctx.t("ebz.board.no_power")));
-    out.push(h("p", { class: "last" }, lastLine(view, ctx)));
+    out.push(h("p", { class: "ebz-last" }, lastLine(view, ctx)));
     if (Array.isArray(view.market) && view.market.length) {
-      out.push(h("p", { class: "market" }, ctx.t("ebz.board.market", { kinds: view.market })));
+      out.push(h("p", { class: "ebz-market" }, ctx.t("ebz.board.market", { kinds: view.market })));
     }
-    out.push(h("p", { class: "total" }, ctx.t("ebz.board.count", { total: view.total })));
+    out.push(h("p", { class: "ebz-total" }, ctx.t("ebz.board.count", { total: view.total })));
     return out;
   }
 
