@@ -153,6 +153,7 @@ class CompanionApp(App):
         self.refresh(force=True)
         if self.view is None:
             self.goto("newgame")
+        Clock.schedule_once(lambda _dt: self.screen("end"), 2)  # made ahead: the game's last answer shows it at once
         gc.freeze()  # what is made by now lives as long as the app: later collections leave it alone
 
     def on_stop(self) -> None:
