@@ -173,6 +173,7 @@ def test_zombie_deck_by_level_15_20_25_cards_each_with_a_level_and_a_speed(n, de
     state = act(state, {"seat": "red", "speed": 2})
     assert ebz.view(state)["field"] == [{"level": 8, "speed": 2, "by": None}]
     assert ebz.view(state)["deck"] == total - 1
+    assert f"Red flips a zombie: level 8, speed 2 ({total - 1} left in the zombie deck)" in said(state)
 
 
 # -- Turn: flip zombies from the zombie deck (1, plus 1 more for every time the zombie deck has been reshuffled). --
@@ -298,7 +299,7 @@ def test_fight_lost_removes_the_speed_sum_of_cards_and_the_zombies_go_to_the_zom
     lines = acts(state)
     assert ("Red, remove 7 cards from the top of your deck or your hand (no zombie card from the hand) and return "
             "them to the market") in lines
-    assert "Put the 2 zombies in the zombie discard" in lines
+    assert "Put the 2 zombies in the zombie discard (now 2 there)" in lines
     assert state.field == () and state.discard == (0, 1, 1, 0, 0)
     assert not any("buy" in line for line in lines)  # a lost fight buys nothing
 
@@ -344,7 +345,7 @@ def test_run_failed_removes_the_full_speed_sum_and_the_zombies_are_discarded():
     state = to_choose(begin(options={"run_rounding": "up"}), (4, 2), (2, 5))
     state = act(state, {"seat": "red", "run": True}, {"seat": "red", "value": 6})
     assert state.last.result == "failed" and state.last.remove == 7
-    assert "Put the 2 zombies in the zombie discard" in acts(state)
+    assert "Put the 2 zombies in the zombie discard (now 2 there)" in acts(state)
     assert any(line.startswith("Red, remove 7 cards from the top of your deck or your hand") for line in acts(state))
     assert state.step == "refill" and state.field == ()
 

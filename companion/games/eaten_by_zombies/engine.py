@@ -117,7 +117,7 @@ def flipped(state: State, speed: int) -> State:
     level, seat = state.level, state.active
     state = replace(state, deck=pile_add(state.deck, level, -1), field=state.field + (Zombie(level, speed),),
                     level=None, flips_left=state.flips_left - 1)
-    state = state.say("ebz.n.flipped", colour=seat, level=level, speed=speed)
+    state = state.say("ebz.n.flipped", colour=seat, level=level, speed=speed, deck=sum(state.deck))
     state = deck_drawn(state)
     if state.over:
         return state
@@ -220,10 +220,10 @@ def resolve(state: State, value: int) -> State:
             cards = pile_add(cards, zombie.level)
         state = replace(state, field=(), cards={**state.cards, seat: cards})
     elif result in ("lost", "failed"):
-        state = state.say("ebz.n.to_discard", act=True, count=len(state.field))
         discard = state.discard
         for zombie in state.field:
             discard = pile_add(discard, zombie.level)
+        state = state.say("ebz.n.to_discard", act=True, count=len(state.field), discard=sum(discard))
         state = replace(state, field=(), discard=discard)
     else:
         state = state.say("ebz.n.stay", count=len(state.field), colour=following(state))
