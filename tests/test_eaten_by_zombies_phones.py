@@ -53,6 +53,8 @@ def test_eaten_by_zombies_is_played_to_its_end_from_phones_in_four_languages(liv
     peeked = None
     for action in script["actions"]:
         phone = seats[action["seat"]]
+        wanted = table.call(lambda s=action["seat"]: table.table.question(s).id)
+        phone.wait_until(lambda p=phone, w=wanted: (p.asked() or {}).get("id") == w, f"the question {wanted}")
         asked = phone.shows_question()
         assert asked["kind"] in ("pick", "number")
         if asked["step"] == "choose" and "choose" not in photographed:
