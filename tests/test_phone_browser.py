@@ -252,7 +252,11 @@ class Phone:
     # -- what the phone received
 
     def messages(self) -> list[dict]:
-        return [json.loads(frame) for frame in self.frames]
+        """Every message received, each frame parsed once (a whole game's frames are many and large)."""
+        parsed = self.__dict__.setdefault("_parsed", [])
+        for frame in self.frames[len(parsed):]:
+            parsed.append(json.loads(frame))
+        return parsed
 
     def count(self, kind: str) -> int:
         return sum(1 for message in self.messages() if message.get("type") == kind)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
+import time
 
 import pytest
 import test_phone_browser as page
@@ -215,6 +217,7 @@ def test_a_whole_game_from_four_phones_in_four_languages(live, phones):
     chance = random.Random(11)
     seen: set[tuple[str, str]] = set()
     answers = 0
+    shutil.rmtree(SCREENSHOTS / "phone" / "game", ignore_errors=True)
     for phone in everyone:
         (SCREENSHOTS / "phone" / "game" / phone.lang).mkdir(parents=True, exist_ok=True)
 
@@ -229,16 +232,25 @@ def test_a_whole_game_from_four_phones_in_four_languages(live, phones):
             assert not problems, (phone.lang, name, problems)
             phone.page.screenshot(path=SCREENSHOTS / "phone" / "game" / phone.lang / f"{len(seen):02d}-{name}.png")
 
+    spent = {"look": 0.0, "answer": 0.0, "wait": 0.0}
     while not table.call(lambda: table.table.state.over):
         assert answers < 600, "the game should have ended"
+        current = table.call(lambda: (table.table.view(None).get("prompt") or {}).get("id"))
+        everyone[0].wait_until(lambda current=current: all(
+            (p.view().get("prompt") or {}).get("id") == current for p in everyone), "every phone up to date")
         asked = [p for p in everyone if (p.asked() or {}) and not p.asked().get("answered")]
         if not asked:
+            began = time.monotonic()
             everyone[0].wait_until(lambda: table.call(lambda: table.table.state.over) or any(
                 (p.asked() or {}) and not p.asked().get("answered") for p in everyone), "a question", 20)
+            spent["wait"] += time.monotonic() - began
             continue
         phone = asked[0]
         question = phone.asked()
+        began = time.monotonic()
         look(phone)
+        spent["look"] += time.monotonic() - began
+        began = time.monotonic()
         plain = [c for c in question["choices"] if c.get("group") != "card"]
         cards = [c for c in question["choices"] if c.get("group") == "card"]
         if cards and chance.random() < 0.3:  # play a card, in its steps
@@ -255,8 +267,14 @@ def test_a_whole_game_from_four_phones_in_four_languages(live, phones):
                 phone.page.screenshot(path=SCREENSHOTS / "phone" / "game" / phone.lang / "card-confirm.png")
             phone.answer(card["action"])
         else:
-            phone.answer(chance.choice(plain)["action"])
+            action = chance.choice(plain)["action"]
+            try:
+                phone.answer(action)
+            except Exception:  # keep what the phone showed, for whoever reads the failure
+                phone.page.screenshot(path=SCREENSHOTS / "phone" / "game" / "failed.png", full_page=True)
+                raise AssertionError(f"{phone.seat} could not answer {action}; asked {phone.asked()}") from None
         answers += 1
+        spent["answer"] += time.monotonic() - began
         look(phone)
     for phone in everyone:
         phone.wait_until(lambda p=phone: p.view().get("over") is True, "the end")
@@ -266,4 +284,4 @@ def test_a_whole_game_from_four_phones_in_four_languages(live, phones):
             if "cup_seen" in view:
                 assert may_see_dice(view), (phone.seat, view.get("round"))
     assert {lang for lang, _ in seen} == set(LANGS)
-    print(f"{answers} answers, {len(seen)} distinct screens")
+    print(f"{answers} answers, {len(seen)} distinct screens", {k: round(v, 1) for k, v in spent.items()})
