@@ -263,7 +263,8 @@ class BrowserPhone:
         self.page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         await self.page.goto(url)
-        await self.page.locator("#status.connected").wait_for(timeout=15000)
+        # the page shows its status line only when the connection is lost
+        await self.page.locator("#status.connected").wait_for(state="attached", timeout=15000)
 
     def _frame(self, payload) -> None:
         try:
