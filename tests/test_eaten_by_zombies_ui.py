@@ -54,6 +54,8 @@ def test_the_zombie_players_draws_stay_behind_the_cover(report):
     seen_on_board = "\n".join(report["board_texts"])
     assert not any(line in seen_on_board for line in report["private"])
     assert report["covered"] >= 2  # the secret questions (draw levels, put back) were handed over behind the cover
+    # his hand of zombies, behind hold-to-peek on his own answer screen
+    assert any("Your hand of zombies" in text for text in report["zback_texts"])
 
 
 def test_the_board_and_the_questions_in_four_languages_fit_and_say_everything_in_their_language(report):
@@ -170,6 +172,8 @@ async def drive(out: Path, tmp: Path) -> None:
             elif screen == "answer":
                 question = table.question(app.manager.current_screen.seat)
                 report["kinds"].add(question.kind)
+                if question.step == "zback":
+                    report["zback_texts"] = d.texts()
                 for name, step in (("answer-choose", "choose"), ("answer-number", "value"), ("answer-add", "add")):
                     if name not in shots_taken and question.step == step:
                         shots_taken.add(name)
