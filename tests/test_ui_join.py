@@ -177,11 +177,15 @@ def main() -> int:  # noqa: C901 - one scripted visit of the table, in order
                         app.goto(goto)
                     if before is not None:
                         before()
-                    await d.settle(3)
+                    for _ in range(5):  # a busy machine may show a screen between two layout passes
+                        await d.settle(3)
+                        found = d.problems(lang, glyphs)
+                        if not found:
+                            break
                     path = SHOTS / f"{name}-{lang}-800x480.png"
                     uikit.shot(path)
                     report["shots"].append(str(path))
-                    report["problems"] += [f"{path.name}: {p}" for p in d.problems(lang, glyphs)]
+                    report["problems"] += [f"{path.name}: {p}" for p in found]
                     for button in d.widgets(Action) + d.widgets(SeatButton):
                         if button.opacity and (button.height < TARGET - 1 or button.width < TARGET - 1):
                             what = getattr(button, "text", None) or button.seat
@@ -196,11 +200,13 @@ def main() -> int:  # noqa: C901 - one scripted visit of the table, in order
                 red = await Device(session, ws_base + token["red"]).open()
                 assert await d.until(lambda: "red" in app.connected and "red" not in cards(), 10), "red claimed"
                 codes["claimed"] = cards()
-                red_button = d.find(SeatButton, lambda w: w.seat == "red")
-                await d.tap(red_button)
+                # (A tap in a scrolling list reaches its button once the list knows it is not a scroll.)
+                await d.tap(d.find(SeatButton, lambda w: w.seat == "red"))
+                await d.until(lambda: "red" in cards())
                 codes["shown_again"] = cards()
                 await capture("join-claimed")
                 await d.tap(d.find(SeatButton, lambda w: w.seat == "red"))
+                await d.until(lambda: "red" not in cards())
                 codes["hidden_again"] = cards()
 
                 # A second device scans Red's code: announced over the board; the touchscreen refuses it.
