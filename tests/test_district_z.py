@@ -497,7 +497,7 @@ def test_survivors_in_one_district_may_fight_one_round_the_higher_sum_chooses():
     game = meeting()
     game.answer(move="w")
     assert game.step == "meet"
-    assert [c.action["fight"] for c in dz.question(game.state, "blue").choices] == ["", "red"]
+    assert [c.action["fight"] for c in dz.question(game.state, "blue").choices if "fight" in c.action] == ["", "red"]
     game.answer(fight="red")
     assert dz.cup_request(game.state).count == 2  # blue's attack: 2
     game.roll(1, 1)
@@ -528,6 +528,19 @@ def test_a_tie_between_survivors_is_said_and_nothing_happens():
     game.answer(move="w").answer(fight="red").roll(2, 2).roll(1, 2, 1)
     assert game.keys()[-3:] == ["dz.n.fight_dice", "dz.n.tie", "dz.n.round"]
     assert game.me("red").damage == 0 and game.me("blue").objective
+
+
+def test_survivors_may_trade_any_items_they_agree_on_then_go_on():
+    game = meeting()
+    force(game, "blue", items=(dz.state.Gear("two", 0, 2),))
+    game.answer(move="w")
+    gives = [c.action["give"] for c in dz.question(game.state, "blue").choices if "give" in c.action]
+    assert gives == ["blue:0:red", "red:0:blue"]
+    game.answer(give="red:0:blue").answer(give="blue:0:red")
+    assert game.me("blue").items == (dz.state.Gear("one", 1),) and game.me("red").items == (dz.state.Gear("two", 0, 2),)
+    assert game.acts()[-2:] == ["dz.n.give", "dz.n.give"] and game.step == "meet"
+    game.answer(fight="")
+    assert game.seat == "red"
 
 
 def test_survivors_may_just_greet():

@@ -360,6 +360,11 @@ def _choices(state: State) -> list[Choice]:  # noqa: C901 — one branch per ste
         add("dz.c.no_fight", 1, fight="")
         for i, other in enumerate(s for s in state.others_at(me.pos, seat) if s not in state.fought):
             add("", i + 2, label=msg("dz.c.fight", to_seat=other), fight=other)
+        for other in state.others_at(me.pos, seat):  # a trade both agree to: each item handed over is entered
+            for i, g in enumerate(me.items):
+                add("", label=msg("dz.c.give", item=g.message(), to_seat=other), give=f"{seat}:{i}:{other}")
+            for i, g in enumerate(state.of(other).items):
+                add("", label=msg("dz.c.receive", item=g.message(), to_seat=other), give=f"{other}:{i}:{seat}")
     elif step == "spoils":
         fight = state.fight
         loser = fight.defender if seat == fight.attacker else fight.attacker
@@ -611,6 +616,19 @@ def _answered(state: State, a: dict) -> State:  # noqa: C901 — one branch per 
                 return state if state.over else _next_turn(state)
         return _continue(state, then)
     if step == "meet":
+        if "give" in a:
+            giver, index, taker = a["give"].split(":")
+            gear = state.of(giver).items[int(index)]
+            items = state.of(giver).items
+            state = state.with_survivor(giver, items=items[:int(index)] + items[int(index) + 1:])
+            state = state.with_survivor(taker, items=state.of(taker).items + (gear,))
+            state = state.say("dz.n.give", act=True, colour=giver, to_seat=taker, item=gear.message())
+            s = state.of(giver)
+            if s.damage > s.life:  # an item that gave health, handed over
+                state = _death(state, giver)
+                if state.over:
+                    return state
+            return _fit(state, taker, "meet")
         if not a["fight"]:
             return _next_turn(state)
         state = replace(state, fight=Fight(seat, a["fight"]), fought=state.fought + (a["fight"],))
