@@ -104,6 +104,8 @@ class Text(Label):
         kwargs.setdefault("font_name", app_font())
         kwargs.setdefault("font_size", font_px(kwargs.get("base_font", self.base_font)))
         self._fitted: tuple | None = None
+        self._placed = False
+        self._waits = 0
         self._fit = Clock.create_trigger(self.fit, -1)
         super().__init__(**kwargs)
         # Label's own re-rendering goes through fit too: one render per change, at the size that fits.
@@ -114,7 +116,16 @@ class Text(Label):
         self._fit()
 
     def fit(self, *_args) -> None:
-        # Rendering text is the screen's dearest work: only again when the text, the font or the box changed.
+        # Rendering text is the screen's dearest work: only again when the text, the font or the box changed, and
+        # a new text only once a layout above has given it its size (rendered at Kivy's first 100x100 it would be
+        # rendered again at its real width in the same frame). The clock runs the triggers of before the frame
+        # until none is left, so it waits a turn and still comes before the frame.
+        if not self._placed:
+            if self._waits < 4 and self._unplaced():
+                self._waits += 1
+                self._fit()
+                return
+            self._placed = True
         key = (self.text, self.font_name, self.base_font, self.min_font, self.width,
                None if self.grow else self.height, self.halign, self.valign, self.wrap, self.grow, self.pad)
         if key == self._fitted:
@@ -136,11 +147,36 @@ class Text(Label):
             tw, th = self.texture_size
             if (tw <= self.width and th <= self.height) or size <= least:
                 break
-            size = max(least, smaller(size))
+            step = smaller(size)
+            if not self.wrap and tw > 0 and th > 0:
+                # One line grows with its font: the sizes it cannot fit in are not tried (each size tried is one more
+                # face SDL_ttf keeps open; a Noto CJK face costs about 2.5 MB).
+                step = min(step, font_px(size * min(self.width / tw, self.height / th) * 1.03))
+            size = max(least, step)
         if not self.wrap and self.halign != "center" and self.texture_size[0] <= width:
             self.text_size = (width, None)  # one line that fits: now aligned in its box
             self.texture_update()
         self._trigger_texture.cancel()
+
+    def _unplaced(self) -> bool:
+        """Kivy's first size (100 wide or high) is still this text's or a box's above it, and a layout (or a
+        scrolling list) above will size them before the frame."""
+        first = 100 in self.size
+        pending = False
+        widget = self.parent
+        for _ in range(30):
+            if widget is None:
+                break
+            first = first or 100 in widget.size
+            for name in ("_trigger_layout", "_trigger_update_from_scroll"):
+                event = getattr(widget, name, None)
+                pending = pending or (event is not None and event.is_triggered)
+            if first and pending:
+                return True
+            if widget.parent is widget:
+                break
+            widget = widget.parent
+        return False
 
 
 class Mark(Widget):
