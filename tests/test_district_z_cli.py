@@ -48,3 +48,23 @@ def test_an_illegal_action_in_a_district_z_script_stops_it_naming_the_action(tmp
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("companion replay: action 3 ") and "cannot choose that now" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_district_z_game_cut_short_resumes_from_its_save_file_where_it_stood(tmp_path):
+    script = json.loads(SCRIPT.read_text(encoding="utf-8"))
+    script["actions"] = script["actions"][:15]  # stopped after the first combat round's pairing
+    path, db = tmp_path / "half.json", tmp_path / "half.sqlite3"
+    path.write_text(json.dumps(script), encoding="utf-8")
+    played = replay(str(path), "--db", str(db))
+    assert played.returncode == 0, played.stderr
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    resumed = subprocess.run([sys.executable, "-m", "companion", "resume", "--db", str(db)], capture_output=True,
+                             text=True, cwd=ROOT, timeout=60, env=env)
+    assert resumed.returncode == 0, resumed.stderr
+    before, after = json.loads(played.stdout), json.loads(resumed.stdout)
+    assert after == before and not after["over"]
+    assert after["step"] == "pair" and after["combat"]["zombies"] == 2  # round 2's dice are on the table
+    assert after["combat"]["red"] == [3, 5, 6] and after["combat"]["black"] == [3, 5]
+    assert after["waiting"] == ["red"] and after["options"]["red"] == [
+        {"seat": "red", "pairs": {"r1": "none", "r2": "b1", "r3": "b2"}}]  # the proposal: 2 kills
+    assert after["survivors"]["red"]["damage"] == 1
