@@ -34,7 +34,8 @@ TOUCH = [
 ]
 TOUCH_DICE = [(2,), (1,), (5, 6, 1, 2), (2, 3), (3,), (5,), (6,), (4,)]
 
-# The screenshots' city: four players' first turns (an item, a fight won), then red meets four zombies.
+# The screenshots' city: four players' first turns (an item, a fight won, an objective card found), then red meets
+# four zombies.
 Y, G = "yellow", "green"
 CITY = [
     (R, {"corner": "nw"}), (Y, {"corner": "ne"}), (B, {"corner": "sw"}), (G, {"corner": "se"}),
@@ -46,7 +47,7 @@ CITY = [
     (B, {"attack": 2}), (B, {"health": 6}), (B, {"found": "district"}), (B, {"move": "n"}),
     (B, {"found": "district"}), (B, {"outcome": "zombies"}), (B, {"zombies": 3}), (B, "pairs"), (B, "pairs"),
     (G, {"attack": 3}), (G, {"health": 4}), (G, {"found": "district"}), (G, {"move": "w"}),
-    (G, {"found": "district"}), (G, {"outcome": "nothing"}),
+    (G, {"found": "objective"}), (G, {"outcome": "nothing"}),
     (R, {"move": "s"}), (R, {"found": "district"}), (R, {"outcome": "zombies"}), (R, {"zombies": 4}),
 ]
 CITY_DICE = [(1,), (2,), (4,), (6, 1), (3, 4, 2), (5, 5), (2, 3), (5,), (3,), (4, 2, 6), (3, 3, 5, 1)]

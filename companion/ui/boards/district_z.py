@@ -55,7 +55,7 @@ class District(Widget):
         self.zombies.text = str(data["zombies"]) if data["zombies"] else ""
         parts = []
         if data["objectives"]:
-            parts.append("◆" * data["objectives"])
+            parts.append("★" * data["objectives"])
         if data["items"]:
             parts.append(f"▣{data['items']}")
         self.lying.text = " ".join(parts)
@@ -227,7 +227,7 @@ def _line(words: Words, seat: str, s: dict) -> tuple[str, tuple]:
     if s.get("items"):
         parts.append(words.t("dz.board.items", count=len(s["items"]), hands=s.get("hands", 0)))
     if s.get("objective"):
-        parts.append("◆ → " + str(s.get("target")))
+        parts.append("★ → " + str(s.get("target")))
     hurt = s.get("damage", 0) and s["health"] - s["damage"] <= 1
     return " · ".join(parts), (DANGER if hurt else INK)
 
