@@ -61,7 +61,7 @@ def test_district_z_is_played_to_its_end_from_two_phones(live, phones):  # noqa:
             assert [i["value"] for i in asked["items"]] == ["r1", "r2", "r3"]
             assert asked["answer"]["pairs"] == fields["pairs"]  # the rules' proposal, shown in the facts too
             facts = phone.page.locator("#question .facts").inner_text()
-            assert "6→3" in facts
+            assert "Red 1: 6 → Black 1: 3" in facts
             if not shown_combat:
                 shown_combat = True
                 spectator = phones(table.spectator_url, locale="zh-TW")

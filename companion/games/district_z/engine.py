@@ -406,8 +406,11 @@ def _facts(state: State, seat: str) -> tuple:
         combat = state.combat
         pairing = best_pairing(combat.red, combat.black)
         kills, damage = outcome(combat.red, combat.black, pairing)
-        pairs = [f"{combat.red[r]}→{combat.black[b]}" for r, b in pairing.items() if b is not None]
-        out.append(msg("dz.f.proposal", pairs=" · ".join(pairs) or "—", kills=kills, damage=damage))
+        pairs = [{"key": "dz.f.pair", "params": {
+            "red": {"key": "dz.die.red", "params": {"index": r + 1, "value": combat.red[r]}},
+            "black": {"key": "dz.die.black", "params": {"index": b + 1, "value": combat.black[b]}}}}
+            for r, b in pairing.items() if b is not None]
+        out.append(msg("dz.f.proposal", pairs=pairs, kills=kills, damage=damage))
         out.append(msg("dz.f.rule"))
     if state.step in ("item_attack", "item_health"):
         out.append(msg(f"dz.kind.{state.draft[0]}"))
