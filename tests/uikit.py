@@ -281,9 +281,16 @@ class BrowserPhone:
         button = self.page.locator("#question " + selector)
         fold = self.page.locator("#question button.play-card")
         deadline = time.monotonic() + 15
+        quoted = json.dumps(json.dumps(action, ensure_ascii=False, separators=(",", ":")))
+        card = self.page.locator("#question [data-answers*=" + quoted + "]")  # a card: tap it, then its option
+        option = self.page.locator("#question [data-choice=" + quoted + "]")
         while not await button.count():
             if await fold.count() and await fold.get_attribute("aria-expanded") != "true":
                 await fold.click()
+            elif await option.count():
+                await option.click()
+            elif await card.count():
+                await card.click()
             if time.monotonic() > deadline:
                 raise RuntimeError(f"the phone never showed {action}")
             await asyncio.sleep(0.05)

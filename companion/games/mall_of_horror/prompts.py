@@ -178,8 +178,6 @@ def facts(state: State, seat: str) -> tuple[Message, ...]:
         else:
             out.append(msg("mall.fact.voters", location=vote.location, voters=_nested_list(
                 [("mall.fact.votes", {"colour": p, "count": w}) for p, w in vote.ballot.weights.items()])))
-    elif step == Step.PLACE:
-        out.append(msg("mall.fact.placement_dice", dice=list(state.dice or ())))
     elif step == Step.MOVE:
         target = state.destinations.get(seat, 0)
         if target:

@@ -547,7 +547,7 @@
       const first = g.choices[0];
       const many = g.choices.length > 1;
       return h("button", { type: "button", class: "option card-pick", "data-card": g.key,
-        onclick: () => go(g.key, many ? null : 0) },
+        "data-answers": JSON.stringify(g.choices.map((c) => c.action)), onclick: () => go(g.key, many ? null : 0) },
       h("span", { class: "option-label" }, many ? [rich(first.note || first.label), "…"] : rich(first.label)),
       !many && first.note ? h("span", { class: "option-note" }, rich(first.note)) : null);
     }));
