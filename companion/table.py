@@ -87,6 +87,7 @@ class Table:
         self.undone: list[Line] = []  # the narration the last undo took back, until the next change
         self._told_from = 0  # the narration's length before the last answer: what followed it stays on show
         self.generation = 0  # counts the games set up or loaded on this table: a new one means new seats
+        self._shared: tuple[dict, list[Line]] | None = None  # the seat-free part of views, until the next change
         self._subscribers: list[Callable[[], None]] = []
         self.loop: asyncio.AbstractEventLoop | None = None
         self.storage_problem: Message | None = None  # why the last write failed, until one succeeds
@@ -145,6 +146,7 @@ class Table:
         self.generation += 1
         self.events, self.rolls, self._undoable, self.undone = [], [], [], []
         self._told_from = 0
+        self._shared = None
 
     # -- commands -------------------------------------------------------------------------------------------
 
@@ -300,6 +302,7 @@ class Table:
 
     def _fold(self, event: dict, after: Any = None) -> None:
         before = self.state
+        self._shared = None
         self.state = after if after is not None else self._folded(event)
         if "undo" in event:
             del self._undoable[-event["undo"]:]
@@ -342,22 +345,34 @@ class Table:
         """
         self._need_game()
         state, rules = self.state, self.rules
+        shared, shown = self._shared_view()
         out = rules.view(state, seat)
-        out["game"] = rules.NAME
-        out["board"] = rules.BOARD
-        prompt = rules.prompt(state)
-        out["prompt"] = prompt.public_json() if prompt is not None else None
-        shown = self.shown_narration()
-        out["narration"] = [entry.to_json() for entry in shown if not entry.seats]
-        out["undone"] = [entry.to_json() for entry in self.undone]
-        # The latest rolls with their commitments (this round's and the last reveal's), not the whole game's.
-        out["cup_rolls"] = [r.public_json() for r in self.rolls[-RECENT_ROLLS:]]
-        out["can_undo"] = self.can_undo
+        out.update(shared)  # the same lists in every view of one moment: views are read, never changed
         if seat is not None:
             question = rules.question(state, seat) if not state.over else None
             out["question"] = question.to_json() if question is not None else None
             out["narration_mine"] = [entry.to_json() for entry in shown if seat in entry.seats]
         return out
+
+    def _shared_view(self) -> tuple[dict, list[Line]]:
+        """What every view of this moment holds whoever asks, and the narration on show: made once per change
+        (a table with six phones asks for seven views of each)."""
+        if self._shared is None:
+            rules, state = self.rules, self.state
+            prompt = rules.prompt(state)
+            shown = self.shown_narration()
+            shared = {
+                "game": rules.NAME,
+                "board": rules.BOARD,
+                "prompt": prompt.public_json() if prompt is not None else None,
+                "narration": [entry.to_json() for entry in shown if not entry.seats],
+                "undone": [entry.to_json() for entry in self.undone],
+                # The latest rolls with their commitments (this round's and the last reveal's), not the game's.
+                "cup_rolls": [r.public_json() for r in self.rolls[-RECENT_ROLLS:]],
+                "can_undo": self.can_undo,
+            }
+            self._shared = (shared, shown)
+        return self._shared
 
     def question(self, seat: str):
         """What `seat` is asked now, or None."""
