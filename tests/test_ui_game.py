@@ -70,7 +70,7 @@ def test_a_phone_and_a_pad_answer_for_their_seats_while_the_screen_answers_for_t
     assert all(re.search("[\u4e00-\u9fff]", title) for title in phone["titles"])  # the page speaks 繁體中文 too
     assert pad["seat"] == "blue" and pad["answers"] > 3  # pressed on the pad whenever its buttons hold the answer
     assert "用手機" in "\n".join(report["seen"])  # the board marks the seat that answers on its phone
-    assert "已連線" in "\n".join(report["join_texts"])  # and the join screen says it is connected
+    assert "已連上手機" in "\n".join(report["join_texts"])  # and the join screen says it is connected
 
 
 def test_the_table_hears_the_dice_the_reveals_and_the_breaches_unless_muted(games):
