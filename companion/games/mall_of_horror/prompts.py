@@ -253,8 +253,9 @@ def _choice(state: State, seat: str, action: dict, index: int) -> Choice:
         params = {}
         if "character" in action:
             params["character"] = action["character"]
-        if "go" in action:
+        if "go" in action:  # a Sprint: where, with that location's zombies, room and who is there
             params["location"] = action["go"]
+            params["place"] = place_note(state, action["go"]).to_json()
         # In a card window the cards share the pad with "pass"; at a move they are folded away from the pad.
         slot = _slot(index) if state.step == Step.WINDOW else None
         return Choice(action, Message(f"mall.choice.play.{card}", params), slot, "card",
