@@ -11,6 +11,7 @@ checks that the tree is as it was.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -25,9 +26,11 @@ CACHE = Path(os.environ.get("COMPANION_TEST_CACHE", "/var/cache/companion-test")
 MIRROR = os.environ.get("COMPANION_TEST_MIRROR", "http://deb.debian.org/debian")
 TARBALL_DAYS = 7
 HOST_CA = Path("/etc/ssl/certs/ca-certificates.crt")  # the host's CAs (a proxy's own CA too) for pip in the chroot
-# What apt and dpkg keep for themselves (lists, logs, caches, the package database): not the script's doing.
+# What apt and dpkg keep for themselves (lists, logs, caches, the package database) and the backups useradd and
+# groupadd make of the account files: the system's bookkeeping, not the script's doing.
 VOLATILE = ("proc", "dev", "mnt", "tmp", "run", "root/.cache", "var/cache", "var/log", "var/lib/apt",
-            "var/lib/dpkg", "var/lib/ucf", "var/backups", "etc/ld.so.cache")
+            "var/lib/dpkg", "var/lib/ucf", "var/backups", "etc/ld.so.cache", "etc/passwd-", "etc/group-",
+            "etc/shadow-", "etc/gshadow-")
 
 
 def test_install_script_is_shellcheck_clean():
@@ -136,6 +139,8 @@ def chroot(tmp_path_factory):
     root.mkdir()
     mounts = []
     (CACHE / "apt").mkdir(parents=True, exist_ok=True)
+    lock = open(CACHE / "lock", "w")  # noqa: SIM115 - held until the end: one such test at a time shares the caches
+    fcntl.flock(lock, fcntl.LOCK_EX)
     try:
         _sh("mount", "-t", "tmpfs", "-o", "size=4g,mode=0755", "tmpfs", str(root))  # fast to fill and to drop
         mounts.append(root)
@@ -153,14 +158,17 @@ def chroot(tmp_path_factory):
             shutil.copy(HOST_CA, root / "mnt" / "host-ca.crt")
         yield root
     finally:
+        print("\ninstall-pi in a chroot, seconds:", {step: round(t, 1) for step, t in TIMES.items()})
         for where in reversed(mounts):
             subprocess.run(["umount", str(where)], check=False)
         if not any(os.path.ismount(where) for where in mounts):
             shutil.rmtree(root, ignore_errors=True)  # (empty: the tree was in the tmpfs)
+        lock.close()
 
 
 def test_install_twice_then_uninstall_in_a_clean_debian(chroot):
     root = chroot
+    _chroot(root, "useradd", "--create-home", "pi")  # the desktop image's user (the test's own)
     before = _snapshot(root)
     install = ["sh", "/mnt/src/scripts/install-pi", "--no-enable"]
 
@@ -202,15 +210,17 @@ def test_install_twice_then_uninstall_in_a_clean_debian(chroot):
     assert doctor.returncode == 1, doctor.stdout + doctor.stderr
     assert any(line.startswith("ok") and "NotoSansCJK" in line for line in lines), doctor.stdout
     assert any(line.startswith("ok") and "espeak-ng" in line for line in lines), doctor.stdout
-    after_first = _snapshot(root)
-
-    # Again, now with the table's own Wi-Fi: nothing new is made, the same files are there. NetworkManager does
-    # not run in a chroot: its nmcli is a recorder that keeps the connections it was given (the test's own file).
+    # NetworkManager does not run in a chroot: its nmcli is a recorder that keeps the connections it was given
+    # (the test's own file, removed before the last look).
     nmcli = root / "usr/local/bin/nmcli"
     nmcli.write_text(NMCLI)
     nmcli.chmod(0o755)
+    after_first = _snapshot(root)
+
+    # Again, now with the table's own Wi-Fi: nothing new is made, the same files are there.
     second = _chroot(root, *install, "--hotspot", "Zombie table", "--hotspot-password", "brains brains")
     assert "user companion made" not in second.stdout and "installing Debian packages" not in second.stdout
+    assert "installing the companion's Python packages" not in second.stdout  # the same pyproject.toml
     assert 'Wi-Fi hotspot "Zombie table"' in second.stdout
     calls = (root / "tmp/nmcli.log").read_text().splitlines()
     assert calls[-1] == ("connection add type wifi ifname wlan0 con-name companion-hotspot connection.autoconnect yes "
@@ -221,16 +231,26 @@ def test_install_twice_then_uninstall_in_a_clean_debian(chroot):
     settings = config.read_text()  # the join screen's Wi-Fi QR code, and the hotspot's address in the URLs
     assert "COMPANION_WIFI_SSID=Zombie table\n" in settings and "COMPANION_WIFI_PASSWORD=brains brains\n" in settings
     assert "COMPANION_ARGS=--address 10.42.0.1\n" in settings
-    again = _chroot(root, *install, "--hotspot", "Zombie table", "--hotspot-password", "brains brains")
+    # Once more with a power button: the same hotspot (modified, not added again) keeps its password.
+    again = _chroot(root, *install, "--hotspot", "Zombie table", "--power-button", "3")
     assert (root / "tmp/nmcli.log").read_text().splitlines()[-1].startswith("connection modify companion-hotspot "
                                                                           "connection.autoconnect yes")
-    assert config.read_text() == settings and "user companion made" not in again.stdout
+    assert config.read_text() == settings.replace("--address 10.42.0.1\n", "--address 10.42.0.1 --power-button 3\n")
+    assert "user companion made" not in again.stdout
     after_second = _snapshot(root)
     # (The copy of the checkout is left out: other work may change the checkout between the two runs.)
     src = "opt/companion/src/"
     assert {p for p in after_second["paths"] ^ after_first["paths"] if not p.startswith(src)} == set()
     assert after_second["passwd"] == after_first["passwd"] and after_second["group"] == after_first["group"]
     assert after_second["packages"] == after_first["packages"]
+
+    # The desktop image: its user gets the device groups and the settings' group, the app starts with the desktop.
+    desktop = _chroot(root, *install, "--desktop", "pi")
+    assert "user pi in the groups video,render,input,audio,dialout,companion" in desktop.stdout
+    assert {"video", "render", "input", "audio", "dialout", "companion"} <= set(
+        _chroot(root, "id", "-nG", "pi").stdout.split())
+    autostart = root / "etc/xdg/autostart/companion.desktop"
+    assert autostart.read_text() == (REPO / "systemd/companion.desktop").read_text()
 
     gone = _chroot(root, "sh", "/mnt/src/scripts/install-pi", "--uninstall")
     assert "uninstalled" in gone.stdout and "Wi-Fi hotspot removed" in gone.stdout
@@ -241,4 +261,3 @@ def test_install_twice_then_uninstall_in_a_clean_debian(chroot):
     assert before["paths"] - after["paths"] == set(), "taken away"
     assert after["passwd"] == before["passwd"] and after["group"] == before["group"]
     assert after["packages"] == before["packages"]
-    print("\ninstall-pi in a chroot, seconds:", {step: round(t, 1) for step, t in TIMES.items()})
