@@ -92,7 +92,9 @@ def test_the_kiosk_runs_the_touchscreen_on_kmsdrm_with_the_fixed_save_file_and_r
     assert argv[:2] == ["/opt/companion/.venv/bin/companion", "run"]
     assert "--players" not in argv  # without it, the unfinished game resumes
     assert argv[argv.index("--db") + 1] == "/var/lib/companion/companion.sqlite3"
-    assert {arg for arg in argv if arg.startswith("--")} <= _run_options()
+    assert {arg.split("=")[0] for arg in argv if arg.startswith("--")} <= _run_options()
+    # The Wi-Fi's name and password as one word each, even empty or starting with "-" (the QR code's words).
+    assert "--wifi-ssid=${COMPANION_WIFI_SSID}" in argv and "--wifi-password=${COMPANION_WIFI_PASSWORD}" in argv
     env = dict(value.split("=", 1) for value in _values(kiosk, "Environment"))
     assert env["SDL_VIDEODRIVER"] == "kmsdrm" and env["COMPANION_POWER"] == "exit"
     assert env["HOME"] == "/var/lib/companion" and env["SDL_VIDEO_ALLOW_SCREENSAVER"] == "0"
@@ -114,7 +116,7 @@ def test_the_serve_and_desktop_units_run_what_they_say():
     assert _values("companion-serve.service", "Conflicts") == ["companion-kiosk.service"]
     desktop = _exec_start("companion-desktop.service")
     assert desktop[:2] == ["/opt/companion/.venv/bin/companion", "run"]
-    assert {arg for arg in desktop if arg.startswith("--")} <= _run_options()
+    assert {arg.split("=")[0] for arg in desktop if arg.startswith("--")} <= _run_options()
     assert _values("companion-desktop.service", "WantedBy") == ["graphical-session.target"]
     assert "User" not in {key for _s, key, _v in _settings("companion-desktop.service")}  # a user unit
 
