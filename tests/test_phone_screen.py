@@ -209,9 +209,9 @@ def may_see_dice(view: dict) -> bool:
 
 
 def test_a_whole_game_from_four_phones_in_four_languages(live, phones):
-    # Everyone starts in the Parking, where the zombies go for three rounds: each zombie there eats someone,
-    # so that the game ends in a few rounds (then the cup's own dice).
-    table = live(players=FOUR, position=None, scripted=[(4, 4)] * 12 + [(4, 4, 4, 4)] * 4)
+    # Everyone starts in the Parking, where every zombie arrives (scripted dice): each zombie there eats someone,
+    # so that the game ends in a few rounds.
+    table = live(players=FOUR, position=None, scripted=[(4, 4)] * 12 + [(4, 4, 4, 4)] * 10)
     locales = {"red": "en-GB", "blue": "zh-CN", "yellow": "zh-TW", "green": "vi-VN"}
     everyone = [phones(table.seat_url(seat), locale=locales[seat], viewport=SIZES[1], touch=True) for seat in FOUR]
     chance = random.Random(11)
