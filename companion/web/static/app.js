@@ -312,8 +312,9 @@
       h("button", { type: "button", class: "dismiss", "aria-label": t("page.dismiss"),
         onclick: () => { app.error = null; paint(); } }, "×"),
     ] : []);
-    section("question", seat ? JSON.stringify([view.question, app.status, app.openCards, app.cardPick, app.waiting,
-      app.takeoverRequest, app.drafts[view.question && view.question.id]]) : "", () => seat ? seatQuestion(view) : []);
+    section("question", seat ? JSON.stringify([view.question, !!view.over, app.status, app.openCards, app.cardPick,
+      app.waiting, app.takeoverRequest, app.drafts[view.question && view.question.id]]) : "", () =>
+      seat ? seatQuestion(view) : []);
     section("secrets", seat && !app.waiting ? secretsKey(view) : "", () =>
       seat && !app.waiting ? drawnBy(view, "secrets", () => []) : []);
     section("waiting", shown && view ? JSON.stringify([view.prompt, app.seat, !!view.question]) : "", () =>
