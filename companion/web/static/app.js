@@ -594,10 +594,24 @@
       button);
   }
 
+  // An assignment the question already holds in its answer is the rules' proposal: the selects start from it.
+  function proposed(question, items, targets) {
+    const given = question.answer && question.field ? question.answer[question.field] : null;
+    const start = {};
+    if (!given || typeof given !== "object" || Array.isArray(given)) return start;
+    const known = new Set(targets.map((target) => target.value));
+    for (const item of items) {
+      if (Object.prototype.hasOwnProperty.call(given, item.value) && known.has(given[item.value])) {
+        start[item.value] = given[item.value];
+      }
+    }
+    return start;
+  }
+
   function assignAnswer(question, online, send) {
     const items = Array.isArray(question.items) ? question.items : [];
     const targets = Array.isArray(question.targets) ? question.targets : [];
-    const chosen = { ...(app.drafts[question.id] || {}) };
+    const chosen = { ...(app.drafts[question.id] || proposed(question, items, targets)) };
     const complete = () => items.every((item) => Object.prototype.hasOwnProperty.call(chosen, item.value));
     const button = h("button", { type: "button", class: "option primary send", disabled: !online || !complete(),
       "data-answer": JSON.stringify(built(question, chosen)) }, t("page.send"));
