@@ -576,6 +576,7 @@
     const button = h("button", { type: "button", class: "option primary send", disabled: !online,
       "data-answer": JSON.stringify(built(question, start)) }, t("page.send"));
     const current = () => {
+      if (input.value.trim() === "") return null;  // an emptied field is no answer (Number("") would be 0)
       const n = Number(input.value);
       return Number.isInteger(n) && n >= low && n <= high ? n : null;
     };
