@@ -102,6 +102,8 @@ def test_a_whole_game_from_three_phones_and_the_table_screen(live, phones, tmp_p
         watcher = phones(table.spectator_url, locale=locale)
         expect(watcher.page.locator(".zg-scores tbody tr")).to_have_count(3)
         shot(watcher, "phone-end")
+        wide = watcher.page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert wide[0] <= wide[1], (lang, wide)  # the whole score table on the phone: no column off the edge
         if lang.startswith("zh"):
             expect(watcher.page.locator(".zg-scores th").nth(1)).to_have_text("食物")
 

@@ -127,7 +127,7 @@
             h("td", {}, ctx.chip(p)),
             KINDS.map((kind) => h("td", { "data-kind": kind }, ctx.t("zg.board.cell", { count: s[kind] || 0,
               points: s[kind + "_points"] || 0, bonus: s[kind + "_bonus"] || 0 }))),
-            h("td", { "data-kind": "tokens" }, (s.tokens || 0) + "×5=" + (s.token_points || 0)),
+            h("td", { "data-kind": "tokens" }, (s.tokens || 0) + "×5=\u200b" + (s.token_points || 0)),
             h("td", { class: "zg-total" }, String(s.total || 0),
               winners.includes(p) ? [" ", h("span", { class: "zg-won" }, ctx.t("zg.board.winner"))] : null));
         }))),
