@@ -230,6 +230,10 @@ def test_a_whole_game_from_four_phones_in_each_language(live, phones, locale):
                 phone.shows_question()
             problems = first_screen_problems(phone, SIZES[1]) if view.get("question") else []
             assert not problems, (phone.lang, name, problems)
+            if view.get("narration"):  # the newest line is always among those shown, never folded below older
+                shown = phone.page.evaluate("[...(document.querySelector('#narration ul.lines.public') || "
+                                            "{children: []}).children].map((li) => li.dataset.key)")
+                assert view["narration"][-1]["key"] in shown, (phone.lang, name, shown)
             phone.page.screenshot(path=SCREENSHOTS / "phone" / "game" / phone.lang / f"{len(seen):02d}-{name}.png")
 
     spent = {"look": 0.0, "answer": 0.0, "wait": 0.0}

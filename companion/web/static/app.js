@@ -663,14 +663,15 @@
     return false;
   }
 
-  const LATEST = 4;  // lines shown at once on a seat's phone; the rest of the round one tap away
+  const LATEST = 5;  // lines shown at once on a seat's phone; the rest of the round one tap away
 
   function narration(view) {
     let lines = Array.isArray(view.narration) ? view.narration.slice().reverse() : [];
     const seat = app.role === "seat" ? app.seat : null;
-    if (seat) {  // the lines about this player first
-      const about = lines.filter((entry) => entry && mentions(entry.params, seat));
-      lines = about.concat(lines.filter((entry) => !about.includes(entry)));
+    if (seat) {  // of the latest lines, those about this player first; nothing newer is ever folded below older
+      const latest = lines.slice(0, LATEST);
+      const about = latest.filter((entry) => entry && mentions(entry.params, seat));
+      lines = about.concat(latest.filter((entry) => !about.includes(entry)), lines.slice(LATEST));
     }
     const mine = app.role === "seat" && Array.isArray(view.narration_mine) ? view.narration_mine.slice().reverse() : [];
     const undone = Array.isArray(view.undone) ? view.undone : [];
