@@ -385,12 +385,14 @@ class Phone:
         return shown
 
     def ordered_lines(self) -> list[dict]:
-        """This round's lines as the page lists them: latest first; on a seat's phone, the lines naming it first."""
+        """This round's lines as the page lists them: latest first; on a seat's phone, of the latest five the
+        lines naming it first (an older line about it never pushes a newer one below the fold)."""
         lines = list(reversed(self.view().get("narration", [])))
         if self.seat is None:
             return lines
-        about = [entry for entry in lines if mentions(entry.get("params"), self.seat)]
-        return about + [entry for entry in lines if entry not in about]
+        latest = lines[:5]
+        about = [entry for entry in latest if mentions(entry.get("params"), self.seat)]
+        return about + [entry for entry in latest if entry not in about] + lines[5:]
 
     def narration_matches(self) -> None:
         """The narration on the page is this round's, latest first, each line as the catalogue says it."""
