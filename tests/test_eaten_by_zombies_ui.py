@@ -114,7 +114,11 @@ async def drive(out: Path, tmp: Path) -> None:
         await d.settle(2)
 
     async def tap_action(d: Driver, test) -> None:
-        await d.tap(d.find(Action, test))
+        button = d.find(Action, test)
+        await d.tap(button)
+        again = d.armed(getattr(button, "answer_action", None))
+        if again is not None:  # "Sure? Tap again": dying or giving up takes a second tap
+            await d.tap(again)
 
     async def tap_until(d: Driver, test, done) -> None:
         """Tap the button until the form shows it was taken (a tap in a scrolling list may be read as a scroll)."""

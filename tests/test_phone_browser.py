@@ -338,6 +338,8 @@ class Phone:
         if not button.count() and self.page.locator("#question button.play-card").count():
             self.pick_card(action)
         button.tap()
+        if button.evaluate_all("els => els.some((e) => e.dataset.armed === 'true')"):  # "Sure? Tap again"
+            button.first.tap()
 
     def answer(self, action: dict) -> None:
         """Tap the answer and wait until the table has stored it and sent the new board."""

@@ -39,7 +39,12 @@ def test_a_whole_game_from_three_phones_and_the_table_screen(live, phones, tmp_p
     expect(host.page.locator(".zg-mark.done")).to_have_count(1)
     red.answer({"seat": "red", "act": "action"})
     yellow.shows_question("pre")
-    yellow.answer({"seat": "yellow", "act": "phase_end"})
+    ending = yellow.choice({"seat": "yellow", "act": "phase_end"})
+    ending.tap()  # one tap only arms it: "Sure? Tap again"; nothing is sent
+    expect(ending).to_have_attribute("data-armed", "true")
+    expect(ending).to_contain_text("確定嗎？再點一下")  # Yellow reads 繁體中文
+    assert table.call(lambda: table.table.state.phase) == "pre"
+    yellow.answer({"seat": "yellow", "act": "phase_end"})  # the second tap ends pre-bomb
 
     # The switch: the checklist marked as things to do; the largest zombie discs typed in secret.
     host.wait_until(lambda: host.view().get("phase") == "largest", "the switch")

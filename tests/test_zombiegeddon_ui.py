@@ -52,6 +52,7 @@ def test_a_whole_game_by_touch_with_screenshots_in_four_languages(tmp_path):
     assert report["final_screen"] == "end"
     assert {"newgame", "board", "cover", "answer", "end"} <= set(report["screens"])
     assert report["answers"] == report["expected"] and report["corrected"]
+    assert report.get("confirmed", 0) >= 2  # pre-bomb's end and the game's end each took "Sure? Tap again"
     assert not report["problems"], "\n".join(report["problems"][:20])
     assert len(report["shots"]) == 6 * 4 and all(Path(p).stat().st_size > 10_000 for p in report["shots"])
     seen = "\n".join(report["seen"])
@@ -169,6 +170,11 @@ def drive(out: Path, tmp: str) -> None:
                         await d.tap(d.find(Action, lambda w: getattr(w, "answer_role", None) == "send"))
                     else:
                         await d.tap(d.find(Action, lambda w, a=action: getattr(w, "answer_action", None) == a))
+                        again = d.armed(action)
+                        if again is not None:  # "Sure? Tap again": ending a phase takes a second tap
+                            assert len(table.events) == before  # the first tap sent nothing
+                            report["confirmed"] = report.get("confirmed", 0) + 1
+                            await d.tap(again)
                     if not await d.until(lambda b=before: len(table.events) > b):
                         raise RuntimeError(f"the answer {action} was not taken")
                     report["answers"] += 1

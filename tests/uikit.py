@@ -105,6 +105,12 @@ class Driver:
             raise LookupError(f"no {kind.__name__} on screen {self.app.manager.current}")
         return found[0]
 
+    def armed(self, action: dict):
+        """The answer button of `action` when a first tap armed it ("Sure? Tap again"), else None."""
+        found = [w for w in self.widgets(Action) if getattr(w, "answer_action", None) == action
+                 and getattr(w, "armed", False)]
+        return found[0] if found else None
+
     async def tap(self, widget, hold: float = 0.0, during=None):
         self.show(widget)
         await self.settle(2)

@@ -101,6 +101,7 @@ class Choice:
     """One answer a device can give: the complete action, its label, its pad button, its group.
 
     `group` "card": the choice plays a card and is folded behind "Play a card…" on a screen.
+    `confirm`: the choice changes the game for good (a player dies, a phase ends): a screen asks for a second tap.
     """
 
     action: Mapping[str, Any]
@@ -108,6 +109,7 @@ class Choice:
     slot: int | None = None  # the pad button (1..6) behind this choice, where one is natural
     group: str | None = None
     note: Message | None = None  # one line more: what a card does, where a move ends, ...
+    confirm: bool = False
 
     def to_json(self) -> dict:
         out: dict = {"action": dict(self.action), "label": self.label.to_json()}
@@ -117,6 +119,8 @@ class Choice:
             out["group"] = self.group
         if self.note is not None:
             out["note"] = self.note.to_json()
+        if self.confirm:
+            out["confirm"] = True
         return out
 
 

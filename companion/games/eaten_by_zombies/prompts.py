@@ -146,11 +146,11 @@ def _choice(state: State, action: dict) -> Choice:
     if "run" in action:
         return Choice(action, msg("ebz.c.run"), 2, note=msg("ebz.c.run_note", need=state.speed_sum))
     if "stuck" in action:
-        return Choice(action, msg("ebz.c.stuck"), PASS_SLOT)
+        return Choice(action, msg("ebz.c.stuck"), PASS_SLOT, confirm=True)
     if "refilled" in action:
         return Choice(action, msg("ebz.c.refilled", hand=6), 1)
     if "dies" in action:
-        return Choice(action, msg("ebz.c.dies"), PASS_SLOT)
+        return Choice(action, msg("ebz.c.dies"), PASS_SLOT, confirm=True)
     return Choice(action, msg("ebz.c.draw", count=action["draw"]), action["draw"])
 
 

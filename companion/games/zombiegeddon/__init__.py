@@ -135,7 +135,7 @@ def question(state: State, seat: str) -> Question | None:
         labels = {"action": msg("zg.choice.action", number=state.actions + 1), "pass": msg("zg.choice.pass"),
                   "phase_end": msg(f"zg.choice.end.{state.phase}")}
         notes = {"action": None, "pass": msg("zg.note.pass"), "phase_end": msg(f"zg.note.end.{state.phase}")}
-        choices = tuple(Choice(a, labels[a["act"]], slot, note=notes[a["act"]])
+        choices = tuple(Choice(a, labels[a["act"]], slot, note=notes[a["act"]], confirm=a["act"] == "phase_end")
                         for a, slot in zip(_turn_actions(state), (1, 2, 6), strict=True))
         facts = (msg("zg.fact.actions", count=state.actions, most=rules.ACTIONS_PER_TURN),)
         return Question(current.id, seat, PICK, state.phase, current.title, choices=choices, facts=facts)

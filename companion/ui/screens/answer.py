@@ -27,6 +27,7 @@ class AnswerScreen(BaseScreen):
         self.secret = False
         self.cards_open = False
         self.draft: object = None
+        self.armed: tuple | None = None  # (question, action) tapped once: a second tap sends it
         self.error = ""
 
     def open(self, seat: str = "", **_options) -> None:
@@ -34,6 +35,7 @@ class AnswerScreen(BaseScreen):
         self.question_id = None
         self.cards_open = False
         self.draft = None
+        self.armed = None
         self.error = ""
         self.keys.clear()
 
@@ -126,14 +128,27 @@ class AnswerScreen(BaseScreen):
         grid = GridLayout(cols=2, spacing=dp(6), size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
         for choice in choices:
-            text = words.say(choice.label)
+            armed = choice.confirm and self.armed == (self.question_id, dict(choice.action))
+            text = words.t("ui.confirm_again", choice=words.say(choice.label)) if armed else words.say(choice.label)
             if choice.note is not None:
                 text += "\n" + words.say(choice.note)
-            button = Action(text=text, size_hint_y=None, height=dp(72) if choice.note else dp(60), base_font=dp(17))
+            button = Action(text=text, size_hint_y=None, height=dp(72) if choice.note else dp(60), base_font=dp(17),
+                            tone="on" if armed else "normal")
             button.answer_action = dict(choice.action)
-            button.bind(on_release=lambda _b, a=dict(choice.action): self.send(a))
+            button.armed = armed
+            button.bind(on_release=lambda _b, c=choice: self._chosen(c))
             grid.add_widget(button)
         return grid
+
+    def _chosen(self, choice) -> None:
+        """A choice that changes the game for good (a player dies, a phase ends) asks for a second tap."""
+        action = dict(choice.action)
+        if choice.confirm and self.armed != (self.question_id, action):
+            self.armed = (self.question_id, action)
+            self.update(force=True)
+            return
+        self.armed = None
+        self.send(action)
 
     def _number(self, question: Question) -> BoxLayout:
         app = self.app

@@ -40,6 +40,7 @@
     openCards: null,  // the question whose cards are unfolded
     cardPick: null,  // in the unfolded cards: {id, group, choice} — a card, then its option, then "play it?"
     drafts: {},  // number and assignment answers being filled in, by question id
+    armed: null,  // the answer tapped once that asks for a second tap (its JSON)
     newGame: { game: null, players: [], options: {}, open: false },
     device: null,  // this device's key (sent with the seat's link: another device must be allowed first)
     waiting: false,  // this device asks for a seat another device has: it sees the public board only
@@ -312,7 +313,7 @@
       h("button", { type: "button", class: "dismiss", "aria-label": t("page.dismiss"),
         onclick: () => { app.error = null; paint(); } }, "×"),
     ] : []);
-    section("question", seat ? JSON.stringify([view.question, !!view.over, app.status, app.openCards, app.cardPick,
+    section("question", seat ? JSON.stringify([view.question, !!view.over, app.status, app.openCards, app.cardPick, app.armed,
       app.waiting, app.takeoverRequest, app.drafts[view.question && view.question.id]]) : "", () =>
       seat ? seatQuestion(view) : []);
     section("secrets", seat && !app.waiting ? secretsKey(view) : "", () =>
@@ -483,7 +484,7 @@
       // Once a card is chosen, its steps take the place of the other answers (back with "Hide the cards").
       const picking = open && app.cardPick && app.cardPick.id === id && app.cardPick.group !== null;
       if (plain.length && !picking) {
-        out.push(h("div", { class: "options" }, plain.map((c) => optionButton(c, online, send)), fold));
+        out.push(h("div", { class: "options" }, plain.map((c) => optionButton(c, online, send, id)), fold));
       } else if (fold) {
         out.push(fold);
       }
@@ -554,11 +555,20 @@
     }));
   }
 
-  function optionButton(choice, online, send) {
-    return h("button", { type: "button", class: "option" + (choice.group ? " group-" + choice.group : ""),
-      "data-answer": JSON.stringify(choice.action), "data-slot": choice.slot, disabled: !online,
-      onclick: () => send(choice.action) },
-    h("span", { class: "option-label" }, rich(choice.label)),
+  // A choice that changes the game for good (a player dies, a phase ends) asks for a second tap.
+  function optionButton(choice, online, send, asked) {
+    const answer = JSON.stringify(choice.action);
+    const armed = choice.confirm === true && app.armed === asked + answer;  // armed for this question only
+    return h("button", { type: "button", class: "option" + (choice.group ? " group-" + choice.group : "")
+      + (armed ? " armed" : ""), "data-answer": answer, "data-slot": choice.slot, disabled: !online,
+      "data-armed": armed ? "true" : null,
+      onclick: () => {
+        if (choice.confirm === true && !armed) { app.armed = asked + answer; paint(); return; }
+        app.armed = null;
+        send(choice.action);
+      } },
+    h("span", { class: "option-label" },
+      armed ? rich({ key: "page.confirm_again", params: { choice: choice.label } }) : rich(choice.label)),
     choice.note ? h("span", { class: "option-note" }, rich(choice.note)) : null);
   }
 
@@ -743,7 +753,7 @@
     const view = app.view;
     return JSON.stringify([view && view.prompt, view && view.can_undo, view && view.players, app.connected,
       app.host && [app.host.questions, app.host.pads, app.host.problems, app.host.takeovers], app.answerFor,
-      app.hostNote, app.confirmUndo, app.confirmRenew, app.status, app.openCards, app.cardPick, app.drafts]);
+      app.hostNote, app.confirmUndo, app.confirmRenew, app.status, app.openCards, app.cardPick, app.armed, app.drafts]);
   }
 
   // What the table screen must see first: storage that takes no write, a missing pad hub, a device asking
