@@ -38,6 +38,8 @@ LANG_SETTING = "screen_language"
 MUTED_SETTING = "screen_muted"
 SPEECH_SETTING = "screen_speech"
 
+MADE_AHEAD = 2.0  # seconds after start when the end screen is made, before anyone needs it
+
 
 class CompanionApp(App):
     lang = StringProperty("en")
@@ -153,7 +155,7 @@ class CompanionApp(App):
         self.refresh(force=True)
         if self.view is None:
             self.goto("newgame")
-        Clock.schedule_once(lambda _dt: self.screen("end"), 2)  # made ahead: the game's last answer shows it at once
+        Clock.schedule_once(lambda _dt: self.screen("end"), MADE_AHEAD)  # the last answer shows it at once
         gc.freeze()  # what is made by now lives as long as the app: later collections leave it alone
 
     def on_stop(self) -> None:

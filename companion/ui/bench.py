@@ -144,7 +144,9 @@ async def _measure(kind: str, idle: float, answers: int, first: dict, lang: str 
         Window.bind(on_flip=lambda *_: flips.__setitem__(0, flips[0] + 1))
         while "at" not in first:
             await asyncio.sleep(0.01)
-        await asyncio.sleep(3.0)  # settled: the first layouts and fonts, and the screens made ahead (2 s), are done
+        from companion.ui.app import MADE_AHEAD  # (both windows load the same modules)
+
+        await asyncio.sleep(MADE_AHEAD + 1.0)  # settled: first layouts, fonts, and the screens made ahead
         cpu, wall = time.process_time(), time.monotonic()
         await asyncio.sleep(idle)
         out["idle_cpu_pct"] = 100 * (time.process_time() - cpu) / max(time.monotonic() - wall, 1e-9)

@@ -155,26 +155,22 @@ class AnswerScreen(BaseScreen):
         low, high = question.low or 0, question.high if question.high is not None else question.low or 0
         value = self.draft if isinstance(self.draft, int) else low
         row = BoxLayout(size_hint_y=None, height=dp(72), spacing=dp(8))
-        minus = Action(text="−", base_font=dp(30), size_hint_x=None, width=dp(72), enabled=value > low)
-        minus.answer_role = "minus"
-        minus.bind(on_release=lambda *_: self._set_draft(max(low, value - 1)))
-        plus = Action(text="+", base_font=dp(30), size_hint_x=None, width=dp(72), enabled=value < high)
-        plus.answer_role = "plus"
-        plus.bind(on_release=lambda *_: self._set_draft(min(high, value + 1)))
+        def step(text: str, by: int, font: float, role: str) -> Action:
+            """A button that moves the number by `by`, kept between low and high."""
+            button = Action(text=text, base_font=font, size_hint_x=None, width=dp(72),
+                            enabled=value > low if by < 0 else value < high)
+            button.answer_role = role
+            button.bind(on_release=lambda *_: self._set_draft(min(high, max(low, value + by))))
+            return button
+
         shown = Text(text=str(value), base_font=dp(40), size_hint_x=None, width=dp(90))
         shown.answer_role = "number"
         send = Action(text=app.t("ui.send"), tone="primary", base_font=dp(20))
         send.answer_role = "send"
         send.bind(on_release=lambda *_: self.send({**question.answer, question.field: value}))
-        widgets = [minus, shown, plus, send]
+        widgets = [step("−", -1, dp(30), "minus"), shown, step("+", 1, dp(30), "plus"), send]
         if high - low > 20:  # a wide range (a total, a count of dozens): steps of ten as well
-            minus10 = Action(text="−10", base_font=dp(22), size_hint_x=None, width=dp(72), enabled=value > low)
-            minus10.answer_role = "minus10"
-            minus10.bind(on_release=lambda *_: self._set_draft(max(low, value - 10)))
-            plus10 = Action(text="+10", base_font=dp(22), size_hint_x=None, width=dp(72), enabled=value < high)
-            plus10.answer_role = "plus10"
-            plus10.bind(on_release=lambda *_: self._set_draft(min(high, value + 10)))
-            widgets = [minus10, minus, shown, plus, plus10, send]
+            widgets = [step("−10", -10, dp(22), "minus10"), *widgets[:3], step("+10", 10, dp(22), "plus10"), send]
         for widget in widgets:
             row.add_widget(widget)
         box = BoxLayout(orientation="vertical", size_hint_y=None, height=dp(100))
