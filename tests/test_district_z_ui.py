@@ -106,9 +106,8 @@ async def play(args) -> dict:
     import tempfile
 
     import uikit
-    from uikit import Driver, Glyphs, open_box, run_with, shot
+    from uikit import Driver, Glyphs, open_box, run_with
 
-    from companion.catalogue import LANGUAGES
     from companion.cup import DiceCup
     from companion.games.base import ASSIGN, NUMBER
     from companion.ui.app import CompanionApp
@@ -127,22 +126,12 @@ async def play(args) -> dict:
                     "pair_texts": {}}
 
     async def capture(d: Driver, name: str, goto=None, **options) -> None:
-        for lang in LANGUAGES:
-            app.words.used.clear()
-            if app.lang != lang:
-                app.set_lang(lang)
-            if goto:
-                app.goto(goto, **options)
-            await d.settle(3)
-            path = shots_dir / f"{name}-{lang}-{size}.png"
-            shot(path)
-            report["shots"].append(str(path))
-            report["problems"] += [f"{path.name}: {p}" for p in d.problems(lang, glyphs)]
-            if name == "board-combat":
-                report["board_texts"][lang] = d.texts()
-            if name == "answer-pair":
-                report["pair_texts"][lang] = d.texts()
-        app.set_lang("en")
+        texts = await d.shoot_languages(lambda lang: shots_dir / f"{name}-{lang}-{size}.png", glyphs, report,
+                                        (lambda: app.goto(goto, **options)) if goto else None)
+        if name == "board-combat":
+            report["board_texts"] = texts
+        if name == "answer-pair":
+            report["pair_texts"] = texts
         await d.settle(2)
 
     async def script(d: Driver) -> None:

@@ -79,9 +79,8 @@ async def drive(out: Path, tmp: Path) -> None:
     import tempfile
 
     import uikit
-    from uikit import Driver, Glyphs, open_box, run_with, shot
+    from uikit import Driver, Glyphs, open_box, run_with
 
-    from companion.catalogue import LANGUAGES
     from companion.cup import DiceCup
     from companion.games.base import NUMBER
     from companion.ui.app import CompanionApp
@@ -101,16 +100,8 @@ async def drive(out: Path, tmp: Path) -> None:
 
     async def capture(d: Driver, name: str) -> None:
         """The screen as it is, in each language (then back to English)."""
-        for lang in LANGUAGES:
-            app.words.used.clear()
-            app.set_lang(lang)
-            await d.settle(3)
-            path = SHOTS / f"{name}-{lang}-{size}.png"
-            shot(path)
-            report["shots"].append(str(path))
-            report["texts"][f"{name}-{lang}"] = "\n".join(d.texts())
-            report["problems"] += [f"{path.name}: {p}" for p in d.problems(lang, glyphs)]
-        app.set_lang("en")
+        texts = await d.shoot_languages(lambda lang: SHOTS / f"{name}-{lang}-{size}.png", glyphs, report)
+        report["texts"].update({f"{name}-{lang}": "\n".join(shown) for lang, shown in texts.items()})
         await d.settle(2)
 
     async def tap_action(d: Driver, test) -> None:

@@ -76,9 +76,8 @@ def drive(out: Path, tmp: str) -> None:
     import tempfile
 
     import uikit
-    from uikit import Driver, Glyphs, open_box, run_with, shot
+    from uikit import Driver, Glyphs, open_box, run_with
 
-    from companion.catalogue import LANGUAGES
     from companion.ui.app import CompanionApp
     from companion.ui.boards.zombiegeddon import SeatCard
     from companion.ui.widgets import Action, SeatButton
@@ -99,16 +98,8 @@ def drive(out: Path, tmp: str) -> None:
             if name in taken:
                 return
             taken.add(name)
-            for lang in LANGUAGES:
-                app.words.used.clear()
-                app.set_lang(lang)
-                await d.settle(3)
-                path = SHOTS / f"{name}-{lang}.png"
-                shot(path)
-                report["shots"].append(str(path))
-                report["problems"] += [f"{path.name}: {p}" for p in d.problems(lang, glyphs)]
-                report["seen"] += d.texts() if lang == "en" else []
-            app.set_lang("en")
+            texts = await d.shoot_languages(lambda lang: SHOTS / f"{name}-{lang}.png", glyphs, report)
+            report["seen"] += texts["en"]
             await d.settle(2)
 
         async def script_(d: Driver) -> None:

@@ -141,6 +141,26 @@ class Driver:
     def texts(self) -> list[str]:
         return [w.text for w in self.widgets(Label) if w.text]
 
+    async def shoot_languages(self, path_of, glyphs, report: dict, before=None) -> dict[str, list[str]]:
+        """The screen as it is, shot in each language (then back to English): each shot's path goes in
+        report["shots"] and what is wrong on it in report["problems"]; returns each language's texts.
+        `before()` runs once the language is set (to open a screen again, say)."""
+        texts = {}
+        for lang in LANGUAGES:
+            self.app.words.used.clear()
+            if self.app.lang != lang:
+                self.app.set_lang(lang)
+            if before is not None:
+                before()
+            await self.settle(3)
+            path = path_of(lang)
+            shot(path)
+            report["shots"].append(str(path))
+            report["problems"] += [f"{path.name}: {p}" for p in self.problems(lang, glyphs)]
+            texts[lang] = self.texts()
+        self.app.set_lang("en")
+        return texts
+
     # -- checks of one screen ----------------------------------------------------------------------------
 
     def problems(self, lang: str, glyphs) -> list[str]:
@@ -608,18 +628,8 @@ async def all_screens(args) -> dict:
     size = f"{Window.width}x{Window.height}"
 
     async def capture(d: Driver, name: str, goto=None, **options) -> None:
-        for lang in LANGUAGES:
-            app.words.used.clear()
-            if app.lang != lang:
-                app.set_lang(lang)
-            if goto:
-                app.goto(goto, **options)
-            await d.settle(3)
-            path = out / f"{name}-{lang}-{size}.png"
-            shot(path)
-            report["shots"].append(str(path))
-            report["problems"] += [f"{path.name}: {p}" for p in d.problems(lang, glyphs)]
-        app.set_lang("en")
+        await d.shoot_languages(lambda lang: out / f"{name}-{lang}-{size}.png", glyphs, report,
+                                (lambda: app.goto(goto, **options)) if goto else None)
 
     async def script(d: Driver):
         table = app.table
