@@ -43,6 +43,7 @@ def test_a_whole_game_from_three_phones_and_the_table_screen(live, phones, tmp_p
     ending.tap()  # one tap only arms it: "Sure? Tap again"; nothing is sent
     expect(ending).to_have_attribute("data-armed", "true")
     expect(ending).to_contain_text("確定嗎？再點一下")  # Yellow reads 繁體中文
+    shot(yellow, "phone-armed")
     assert table.call(lambda: table.table.state.phase) == "pre"
     yellow.answer({"seat": "yellow", "act": "phase_end"})  # the second tap ends pre-bomb
 

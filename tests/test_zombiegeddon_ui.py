@@ -54,7 +54,7 @@ def test_a_whole_game_by_touch_with_screenshots_in_four_languages(tmp_path):
     assert report["answers"] == report["expected"] and report["corrected"]
     assert report.get("confirmed", 0) >= 2  # pre-bomb's end and the game's end each took "Sure? Tap again"
     assert not report["problems"], "\n".join(report["problems"][:20])
-    assert len(report["shots"]) == 6 * 4 and all(Path(p).stat().st_size > 10_000 for p in report["shots"])
+    assert len(report["shots"]) == 7 * 4 and all(Path(p).stat().st_size > 10_000 for p in report["shots"])
     seen = "\n".join(report["seen"])
     # what the board says while the game goes on, and the end's breakdown
     assert "Red's turn" in seen and "Actions: 1 of 2" in seen and "sheet in ✓" in seen and "entered ✓" in seen
@@ -165,7 +165,8 @@ def drive(out: Path, tmp: str) -> None:
                         if again is not None:  # "Sure? Tap again": ending a phase takes a second tap
                             assert len(table.events) == before  # the first tap sent nothing
                             report["confirmed"] = report.get("confirmed", 0) + 1
-                            await d.tap(again)
+                            await capture(d, "answer-armed")
+                            await d.tap(d.armed(action))
                     if not await d.until(lambda b=before: len(table.events) > b):
                         raise RuntimeError(f"the answer {action} was not taken")
                     report["answers"] += 1
