@@ -5,9 +5,11 @@ that read hardware this machine lacks (GL libraries, the USB pad hub's id) are r
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -208,6 +210,23 @@ def test_save_file_in_use_broken_unfinished(tmp_path):
 NOBODY = ("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups")
 
 
+@contextlib.contextmanager
+def _checkout_open_to_others():
+    """The user nobody runs the checkout's code: every folder above it must let others through (a clone made in
+    `mktemp -d`, 0700, does not). Given for the test, taken back after."""
+    changed = []
+    for folder in Path(__file__).resolve().parents[1:]:
+        mode = folder.stat().st_mode
+        if not mode & stat.S_IXOTH:
+            os.chmod(folder, mode | stat.S_IXOTH)
+            changed.append((folder, mode))
+    try:
+        yield
+    finally:
+        for folder, mode in changed:
+            os.chmod(folder, stat.S_IMODE(mode))
+
+
 def _python_for_nobody() -> list[str]:
     """This Python if the user nobody may run it, else the system's of the same version (a venv made from a
     Python under /root, 0700, is root's only), with this one's packages."""
@@ -219,6 +238,11 @@ def _python_for_nobody() -> list[str]:
 
 @ROOT_ONLY
 def test_another_user_without_groups_or_the_save_file(tmp_path):
+    with _checkout_open_to_others():
+        _another_user_without_groups_or_the_save_file(tmp_path)
+
+
+def _another_user_without_groups_or_the_save_file(tmp_path):
     folder = Path(tempfile.mkdtemp(prefix="companion-doctor-"))  # pytest's own folder is root's only
     db = folder / "box.sqlite3"
     with EventStore(db):
