@@ -24,7 +24,7 @@ from companion.cup import DiceCup
 from companion.games import mall_of_horror as mall
 from companion.games.mall_of_horror.board import COLOURS
 from companion.simulate import random_game
-from companion.store import EventStore
+from companion.store import EventStore, StoreInUse
 from companion.table import Table
 
 REPO = Path(__file__).resolve().parent.parent
@@ -146,7 +146,15 @@ def check_log(ref: Reference, db: Path) -> int:
 
 def carry_on(ref: Reference, db: Path) -> None:
     """Restart in-process on the save file, play the rest of the game, and end exactly where the reference did."""
-    with EventStore(db) as store:
+    for _ in range(50):  # the other worker thread's fork may hold a copy of our last lock for the instant before exec
+        try:
+            opened = EventStore(db)
+            break
+        except StoreInUse:
+            time.sleep(0.02)
+    else:
+        opened = EventStore(db)
+    with opened as store:
         record = store.unfinished()
         assert record is not None
         done = store.events(record.id)
