@@ -66,7 +66,7 @@ class Box:
         """Open everything on the running loop (BoxError with one line if the box cannot run)."""
         options = self.options
         try:
-            self.store = EventStore(options.db)
+            self.store = EventStore(options.db, group_commit=True)
         except StoreError as error:
             raise BoxError(str(error)) from None
         try:

@@ -1,11 +1,17 @@
 """The event log: one SQLite file that is the save file of every game played on the box.
 
 Each append is its own committed transaction (WAL, synchronous=FULL), so an event that ``append`` returned
-for survives a power cut. A file that is not ours is never written to: it is inspected through a read-only
-connection first, and anything unexpected is a ``StoreError`` that says what the file is. SQLite's own checks
-decide whether a file is damaged (its header, ``quick_check``, the write-ahead log it replays): a main file
-shorter than its header says is normal while the WAL still holds the newest pages (a checkpoint cut by a kill
-or a full disk), so it is refused only when there is no WAL to complete it.
+for survives a power cut. The box opens its store with ``group_commit``: a commit then only writes the WAL
+(synchronous=NORMAL, which SQLite keeps consistent through a power cut), and ``sync`` puts every commit made so
+far on disk with one fsync of the WAL, on a thread of its own while the loop goes on; the table tells nobody of a
+change before ``synced`` has caught up with ``writes`` (see ``Table.when_stored``). Answers that come in during
+one fsync share the next: on a slow SD card the loop never waits for the disk, and the disk is asked less.
+
+A file that is not ours is never written to: it is inspected through a read-only connection first, and anything
+unexpected is a ``StoreError`` that says what the file is. SQLite's own checks decide whether a file is damaged
+(its header, ``quick_check``, the write-ahead log it replays): a main file shorter than its header says is normal
+while the WAL still holds the newest pages (a checkpoint cut by a kill or a full disk), so it is refused only
+when there is no WAL to complete it.
 
 One process at a time: the file is locked (flock) while a store is open, and a second one is told which
 process holds it. The save file holds the seat links, so it is created readable by its owner only (0600);
@@ -136,12 +142,16 @@ def default_db_path() -> Path:
 class EventStore:
     """The SQLite event log. Use as a context manager, or call ``close``."""
 
-    def __init__(self, path: str | Path, readonly: bool = False) -> None:
-        """`readonly`: only read (a game in progress, the history) beside the process that writes; no lock."""
+    def __init__(self, path: str | Path, readonly: bool = False, group_commit: bool = False) -> None:
+        """`readonly`: only read (a game in progress, the history) beside the process that writes; no lock.
+        `group_commit`: a commit is on disk once `sync` has returned after it (the box's mode), not at once."""
         self.path = Path(path)
         self._db: sqlite3.Connection | None = None
         self._fd = -1
-        self.writes = 0  # committed write transactions, for an idle checkpoint (`checkpoint`)
+        self.writes = 0  # committed write transactions, for an idle checkpoint (`checkpoint`) and `sync`
+        self.group_commit = group_commit
+        self._synced = 0  # with group_commit: how many of the writes `sync` has put on disk
+        self._wal_inode = -1  # the WAL file whose folder entry is on disk (a new WAL's must be synced once)
         if readonly:
             self._open_reader()
             return
@@ -226,8 +236,9 @@ class EventStore:
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open {self.path}: {exc}") from None
         try:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
+            (mode,) = self._db.execute("PRAGMA journal_mode=WAL").fetchone()
+            self.group_commit = self.group_commit and mode == "wal"  # the WAL is what `sync` puts on disk
+            self._db.execute(f"PRAGMA synchronous={'NORMAL' if self.group_commit else 'FULL'}")
             self._db.execute("PRAGMA foreign_keys=ON")
             if fresh:
                 self._create()
@@ -377,6 +388,39 @@ class EventStore:
         except sqlite3.Error as exc:
             reason, detail = storage_reason(exc)
             raise StorageError(self.path, reason, detail) from None
+
+    @property
+    def synced(self) -> int:
+        """How many of the `writes` are on disk: all of them, unless `group_commit` waits for a `sync`."""
+        return self._synced if self.group_commit else self.writes
+
+    def sync(self) -> None:
+        """Put every write committed so far on disk (group_commit): one fsync of the WAL, and of its folder the
+        first time a WAL file is seen. Meant for a thread of its own, one call at a time: it touches no SQLite
+        connection, only the files. An OSError if the disk fails; `synced` then stays where it was."""
+        upto = self.writes
+        if not self.group_commit or self._synced >= upto:
+            return
+        try:
+            wal = os.open(f"{self.path}-wal", os.O_RDONLY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            if self._db is None:
+                return  # closed meanwhile: closing checkpointed the WAL into the synced file
+            raise
+        try:
+            os.fdatasync(wal)
+            inode = os.fstat(wal).st_ino
+        finally:
+            os.close(wal)
+        if inode != self._wal_inode:  # a new WAL file: its name in the folder must survive a power cut too
+            folder = os.open(self.path.parent, os.O_RDONLY | os.O_CLOEXEC)
+            try:
+                os.fsync(folder)
+            finally:
+                os.close(folder)
+            self._wal_inode = inode
+        self._synced = max(self._synced, upto)
+
 
     def probe(self) -> None:
         """A small write to see that the save file takes writes again (StorageError if not)."""

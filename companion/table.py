@@ -10,6 +10,11 @@ The log holds four kinds of rows: {"answer": action}, {"roll": dice, "nonce", "c
 When the save file takes no write (a full disk), nothing changes and whoever asked is told "not stored"; the
 table says so (`storage_problem`) and, on its loop, tries again by itself: a roll the rules wait for is rolled
 and stored as soon as storage works again, so the game never waits for a restart.
+
+With a group-commit store (the box's) a change is committed at once and put on disk by a sync on a thread of
+its own, so the loop never waits for the disk. The subscribers (the box's own screen among them) hear of a
+change at once; what leaves the box waits for the disk (`when_stored`, `stored`, `on_disk`): a device's
+acknowledgement, and every board the phone server sends.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from companion.cup import DiceCup, Roll
 from companion.games import get_game
 from companion.games.base import Game, GameState, IllegalAction, Line, Message, Refusal
 from companion.store import EventStore, GameRecord, StorageError, StoreError
+from companion.store import storage_reason as storage_error_reason
 
 RECENT_ROLLS = 6  # rolls whose commitments every view carries
 RETRY_DELAYS = (0.5, 5.0)  # seconds between tries of a write that failed: the first, and the longest
@@ -93,6 +99,9 @@ class Table:
         self.storage_problem: Message | None = None  # why the last write failed, until one succeeds
         self._retry: asyncio.TimerHandle | None = None
         self._retry_delay = RETRY_DELAYS[0]
+        self._unsynced: list[tuple[int, Callable[[], None]]] = []  # (writes, callback) waiting for the disk
+        self._syncing = False  # a sync runs on its thread
+        self._synced_writes = 0  # the store's writes on disk, as the loop last heard from the sync
 
     # -- games ----------------------------------------------------------------------------------------------
 
@@ -279,6 +288,8 @@ class Table:
         except Exception:
             log.exception("trying the save file again failed")
             return
+        if self._unsynced:
+            self._start_sync()  # a sync that failed: what waits for it is tried again now
         self._notify()
 
     def close(self) -> None:
@@ -406,6 +417,66 @@ class Table:
         self._subscribers.append(callback)
         return lambda: self._subscribers.remove(callback)
 
+    # -- on disk before anyone is told ------------------------------------------------------------------
+
+    @property
+    def on_disk(self) -> bool:
+        """Every change the table shows is on disk (always, without a group-commit store)."""
+        store = self.store
+        return store is None or not store.group_commit or self._synced_writes >= store.writes
+
+    def when_stored(self, callback: Callable[[], None]) -> None:
+        """Call `callback` once every write made so far is on disk: at once if it is. With a group-commit store
+        the writes are synced on a thread of their own; all that are waiting share the next sync."""
+        if self.on_disk:
+            callback()
+            return
+        if self.loop is None or self.loop.is_closed():  # no loop to wait on: sync here
+            self._sync_here()
+            callback()
+            return
+        self._unsynced.append((self.store.writes, callback))
+        self._start_sync()
+
+    async def stored(self) -> None:
+        """Wait until every write made so far is on disk (before a device is acknowledged)."""
+        if self.on_disk:
+            return
+        done = asyncio.get_running_loop().create_future()
+        self.when_stored(lambda: done.done() or done.set_result(None))
+        await done
+
+    def _sync_here(self) -> None:
+        try:
+            self.store.sync()
+        except OSError as error:
+            raise NotStored(StorageError(self.store.path, *storage_error_reason(error))) from None
+        self._synced_writes = self.store.synced
+
+    def _start_sync(self) -> None:
+        if self._syncing:
+            return  # the writes since it started wait for the next one
+        self._syncing = True
+        self.loop.run_in_executor(None, self.store.sync).add_done_callback(self._synced)
+
+    def _synced(self, done: asyncio.Future) -> None:
+        self._syncing = False
+        error = done.exception()
+        if error is not None:  # the disk failed: nothing more is told until a sync succeeds (tried again)
+            log.error("the save file could not be synced: %s", error)
+            self._storage_failed(StorageError(self.store.path, *storage_error_reason(error)))
+            return
+        synced = self._synced_writes = self.store.synced
+        ready = [callback for writes, callback in self._unsynced if writes <= synced]
+        self._unsynced = [(writes, callback) for writes, callback in self._unsynced if writes > synced]
+        for callback in ready:
+            try:
+                callback()
+            except Exception:
+                log.exception("a callback waiting for the disk failed")
+        if self._unsynced:
+            self._start_sync()
+
     def _notify(self) -> None:
         for callback in list(self._subscribers):
             try:
@@ -435,5 +506,7 @@ class Table:
         except Exception as error:  # storage failed, or a bug: the answer is not stored, and the device is told
             log.exception("an answer from a device failed")
             outcome = TableError("table.not_stored", detail=str(error) or type(error).__name__)
-        if done:
+        if done and outcome is None:
+            self.when_stored(lambda: done(None))  # acknowledged once it is on disk
+        elif done:
             done(outcome)

@@ -3,8 +3,11 @@
  *
  * FAULTSHIM_PREFIX  record only files whose path starts with this (the save file, its -wal; never its -shm)
  * FAULTSHIM_LOG     append the records here: a header {op, path length, offset, length} then the path and,
- *                   for a write, its bytes. op: 'W' write, 'S' fsync/fdatasync, 'T' truncate to offset,
- *                   'U' unlink, 'C' create or open with O_TRUNC (the file is empty from then on)
+ *                   for a write, its bytes. op: 'W' write, 'B' an fsync/fdatasync begins, 'S' it ended
+ *                   (both with the thread's id as offset: a sync makes durable what was written before its
+ *                   'B', and the box syncs on a thread of its own while its loop writes on), 'T' truncate to
+ *                   offset, 'U' unlink, 'C' create or open with O_TRUNC (the file is empty from then on)
+ * FAULTSHIM_SYNC_DELAY_MS  each sync of a recorded file takes this much longer (a slow SD card)
  * faultshim_kill_at(inode, n): from then on, the nth write into the file with that inode kills the process.
  *
  * Built by tests/test_faults_power.py with the system's C compiler.
@@ -13,6 +16,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -20,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -36,6 +41,8 @@ static const char *prefix;
 static size_t prefix_length;
 static ino_t kill_inode;
 static long kill_countdown = -1;
+static long sync_delay_us;
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static ssize_t (*real_pwrite64)(int, const void *, size_t, off64_t);
 static ssize_t (*real_pwrite)(int, const void *, size_t, off_t);
@@ -62,6 +69,8 @@ static void setup(void) {
     real_open = dlsym(RTLD_NEXT, "open");
     real_open64 = dlsym(RTLD_NEXT, "open64");
     real_openat = dlsym(RTLD_NEXT, "openat");
+    const char *delay = getenv("FAULTSHIM_SYNC_DELAY_MS");
+    sync_delay_us = delay ? atol(delay) * 1000 : 0;
     prefix = getenv("FAULTSHIM_PREFIX");
     prefix_length = prefix ? strlen(prefix) : 0;
     const char *log = getenv("FAULTSHIM_LOG");
@@ -95,9 +104,11 @@ static void emit(char op, const char *path, int64_t offset, const void *data, in
     if (log_fd < 0) return;
     int saved = errno;
     struct record r = {op, {0, 0, 0}, (int32_t)strlen(path), offset, length};
+    pthread_mutex_lock(&log_lock);  /* one record at a time, whichever thread writes it */
     real_write(log_fd, &r, sizeof r);
     real_write(log_fd, path, (size_t)r.path_length);
     if (op == 'W' && length > 0) real_write(log_fd, data, (size_t)length);
+    pthread_mutex_unlock(&log_lock);
     errno = saved;
 }
 
@@ -138,23 +149,28 @@ ssize_t write(int fd, const void *data, size_t n) {
     return done;
 }
 
-static void synced(int fd) {
+/* A sync of a recorded file: 'B' before it (what is written from then on may miss it), 'S' once it succeeded. */
+static int synced(int fd, int (*real)(int)) {
     char path[4096];
-    if (fd_path(fd, path, sizeof path)) emit('S', path, 0, NULL, 0);
+    int watched = fd_path(fd, path, sizeof path);
+    int64_t thread = (int64_t)syscall(SYS_gettid);
+    if (watched) {
+        emit('B', path, thread, NULL, 0);
+        if (sync_delay_us > 0) usleep((useconds_t)sync_delay_us);
+    }
+    int r = real(fd);
+    if (r == 0 && watched) emit('S', path, thread, NULL, 0);
+    return r;
 }
 
 int fsync(int fd) {
     setup();
-    int r = real_fsync(fd);
-    if (r == 0) synced(fd);
-    return r;
+    return synced(fd, real_fsync);
 }
 
 int fdatasync(int fd) {
     setup();
-    int r = real_fdatasync(fd);
-    if (r == 0) synced(fd);
-    return r;
+    return synced(fd, real_fdatasync);
 }
 
 static void truncated(int fd, int64_t size) {

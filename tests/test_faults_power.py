@@ -59,21 +59,40 @@ def reference(seed: int = 5, players: int = 4) -> tuple[list[str], list[dict]]:
 
 
 # The table at the box: each answer stored, then acknowledged (a line in <db>-ack, in the shim's record too).
+# "full": every commit synced before `answer` returns. "group" (the box's own way): commits synced on a thread
+# while the loop goes on, answers handed in two at a time, each acknowledged by `when_stored`.
 PLAYER = textwrap.dedent("""
-    import json, os, sys
+    import asyncio, json, os, sys
     from companion.cup import DiceCup
     from companion.store import EventStore
     from companion.table import Table
 
-    script = json.loads(sys.argv[2])
-    store = EventStore(sys.argv[1])
+    script, mode = json.loads(sys.argv[2]), sys.argv[3]
+    store = EventStore(sys.argv[1], group_commit=mode == "group")
     store._db.execute("PRAGMA wal_autocheckpoint=8")  # checkpoints every few answers, to cut them too
     table = Table(store, DiceCup(scripted=script["dice"], picks=script["picks"]))
-    table.new_game("mall-of-horror", script["players"])
     ack = os.open(sys.argv[1] + "-ack", os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o600)
-    for action in script["actions"]:
-        table.answer(action)
+
+    def acknowledge():
         os.write(ack, b"a")  # acknowledged: the device would now hear "ack"
+
+    async def play():
+        table.loop = asyncio.get_running_loop()
+        table.new_game("mall-of-horror", script["players"])
+        for n, action in enumerate(script["actions"]):
+            table.answer(action)
+            table.when_stored(acknowledge)
+            if n % 2:
+                await asyncio.sleep(0.002)  # a sync may run while the next answer is written
+        await table.stored()
+
+    if mode == "group":
+        asyncio.run(play())
+    else:
+        table.new_game("mall-of-horror", script["players"])
+        for action in script["actions"]:
+            table.answer(action)
+            acknowledge()
     store.close()
 """)
 
@@ -106,24 +125,37 @@ def applied(content: bytes, ops: list) -> bytes:
 
 
 def cut_states(ops: list, rng: random.Random):
-    """(files, acknowledged answers) as a power cut may leave them: before and after every sync point."""
+    """(files, acknowledged answers) as a power cut may leave them: before and after every sync point.
+
+    A sync makes durable what its file held when it began ('B'), not what was written while it ran: the box
+    syncs on a thread of its own while its loop writes on. Each write is numbered; a sync that ends ('S', same
+    thread as its 'B') makes the writes before its 'B' durable."""
     latest: dict[str, bytes] = {}
     durable: dict[str, bytes] = {}
-    pending: dict[str, list] = {}
+    pending: dict[str, list] = {}  # name -> [(number, write)] not yet durable
+    begun: dict[int, tuple[str, int]] = {}  # thread -> (file, writes numbered so far) of the sync it runs
+    numbered = 0
     acked = 0
     for op in ops:
         kind, name = op[0], op[1]
         if name.endswith("-ack"):
             acked += kind == "W"
             continue
-        if kind == "S":
-            if pending.get(name):  # the cut comes just before this sync: any of the unsynced writes may be kept
-                choices = [{n: [] for n in pending}, pending]
-                choices += [{n: [w for w in ws if rng.random() < 0.5] for n, ws in pending.items()}
+        if kind == "B":
+            begun[op[2]] = (name, numbered)
+        elif kind == "S":
+            synced_name, upto = begun.pop(op[2])
+            assert synced_name == name
+            writes = [w for _, w in pending.get(name, [])]
+            if writes:  # the cut comes just before this sync ends: any of the unsynced writes may be kept
+                choices = [{n: [] for n in pending}, {n: [w for _, w in ws] for n, ws in pending.items()}]
+                choices += [{n: [w for _, w in ws if rng.random() < 0.5] for n, ws in pending.items()}
                             for _ in range(SUBSETS)]
                 for chosen in choices:
                     yield {n: applied(durable.get(n, b""), chosen.get(n, [])) for n in latest}, acked
-            durable[name], pending[name] = latest[name], []
+            kept = [w for number, w in pending.get(name, []) if number < upto]
+            durable[name] = applied(durable.get(name, b""), kept)
+            pending[name] = [(number, w) for number, w in pending.get(name, []) if number >= upto]
             yield dict(durable), acked  # the files as they stood at the sync point
         elif kind == "C":
             latest[name] = durable[name] = b""
@@ -133,11 +165,26 @@ def cut_states(ops: list, rng: random.Random):
                 table.pop(name, None)
         else:
             latest[name] = applied(latest.get(name, b""), [op])
-            pending.setdefault(name, []).append(op)
+            pending.setdefault(name, []).append((numbered, op))
+            numbered += 1
 
 
+def writes_during_syncs(ops: list) -> int:
+    """How many writes were recorded while a sync (of another thread) was running."""
+    running, count = set(), 0
+    for kind, _, offset, _ in ops:
+        if kind == "B":
+            running.add(offset)
+        elif kind == "S":
+            running.discard(offset)
+        elif kind == "W" and running:
+            count += 1
+    return count
+
+
+@pytest.mark.parametrize("mode", ["full", "group"])
 def test_a_power_cut_at_any_sync_point_with_any_unsynced_writes_kept_resumes_with_every_acknowledged_answer(
-        tmp_path, shim):
+        tmp_path, shim, mode):
     players, events = reference()
     answers = [e for e in events if "roll" not in e and "pick" not in e][:ANSWERS]
     script = {"players": players, "dice": [e["roll"] for e in events if "roll" in e],
@@ -146,12 +193,16 @@ def test_a_power_cut_at_any_sync_point_with_any_unsynced_writes_kept_resumes_wit
     played.mkdir()
     db = played / "companion.sqlite3"
     env = {**ENV, "LD_PRELOAD": str(shim), "FAULTSHIM_PREFIX": str(db), "FAULTSHIM_LOG": str(tmp_path / "log")}
-    subprocess.run([sys.executable, "-c", PLAYER, str(db), json.dumps(script)], env=env, check=True, timeout=120)
+    subprocess.run([sys.executable, "-c", PLAYER, str(db), json.dumps(script), mode], env=env, check=True,
+                   timeout=120)
     with EventStore(db) as store:
         game = store.history()[0] if store.history() else store.unfinished()
         whole = store.events(game.id)
     ops = parse((tmp_path / "log").read_bytes())
-    assert sum(op[0] == "S" for op in ops) > 100 and any(op[1] == db.name and op[0] == "W" for op in ops)
+    assert sum(op[0] == "S" for op in ops) > (100 if mode == "full" else 40)
+    assert any(op[1] == db.name and op[0] == "W" for op in ops)
+    if mode == "group":  # the loop wrote on while the thread synced: the case the 'B' records are for
+        assert writes_during_syncs(ops) > 0
 
     rng = random.Random(9)
     checked = resumed = 0

@@ -3,7 +3,9 @@
 A seat's phone gets only that seat's view; the host gets the public board with the controls and the seat
 URLs; spectators get the public board. After a change of the table each connection is sent its view, a few
 connections per turn of the loop (the host and the seats first), and always the latest one: a phone that is
-reached after two quick changes gets only the second. Who is connected is news for the host only.
+reached after two quick changes gets only the second; spectators are paced (SPECTATOR_PACE). Nothing is sent
+ahead of the save file: an acknowledgement waits until the answer is on disk, a board until all it shows is
+(`Table.stored`). Who is connected is news for the host only.
 
 A seat's link is bound to the first device that opens it. Another device that opens it (someone who scanned
 the QR code from across the table, or the player's new phone) waits, seeing only the public board, until the
@@ -24,6 +26,7 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from aiohttp import WSMsgType, web
@@ -54,6 +57,9 @@ SOCKETS_PER_LINK = {"seat": 4, "host": 8, "spectator": 256}
 # A new board is sent for this long per turn of the loop (then the loop takes what came in meanwhile, and comes
 # back for the others): an answer arriving during a broadcast to 200 phones waits for 2 ms of sends, not for all.
 BROADCAST_SLICE = 0.002
+# Spectators (a TV, a friend's phone watching) are sent the newest board at most this often: a bench's 200 phones
+# and a game answered at full speed made them most of the server's work (a send per spectator per answer).
+SPECTATOR_PACE = 0.1
 MAX_BEHIND = 4 * 1024 * 1024  # bytes a phone may leave unread before it is dropped (it comes back for a new board)
 DEVICE_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")  # what a page sends as ?device=: its own random key
 # WebSocket close codes the page knows: taken over, new game, takeover refused, unknown token, host link renewed
@@ -118,6 +124,13 @@ class Connection:
         with contextlib.suppress(ConnectionError, RuntimeError):
             await self.ws.send_str(text)
 
+    def reply(self, text: str) -> None:
+        """An answer to this device's own message, written at once (before any board that is on its way)."""
+        if self.transport is None:
+            asyncio.ensure_future(self.send(text))
+        else:
+            self.push(text_frame(text))
+
     def push(self, frame: bytes) -> None:
         """A frame built once for many phones, written straight to the socket: no task, no encoding per phone.
         A phone that has left too much unread is dropped; it reconnects and gets the board as it is then."""
@@ -165,6 +178,9 @@ class PhoneServer:
         self._frames: dict[str, bytes] = {}  # those states as WebSocket frames
         self._version = 0  # counts the changes of what the connections are shown
         self._sending = False  # a round of sending is under way
+        self._spectators_due = 0.0  # when the spectators may be sent a new board again (they are paced)
+        self._spectators_version = -1  # the board the spectators are being sent
+        self._paced: asyncio.TimerHandle | None = None  # the round that sends them the next one then
         self._queue: deque[Connection] = deque()  # who is sent the latest state next (host and seats first)
         self._own_hosts: set[str] | None = None
         self._runner: web.AppRunner | None = None
@@ -217,6 +233,9 @@ class PhoneServer:
 
     async def stop(self) -> None:
         self._unsubscribe()
+        if self._paced is not None:
+            self._paced.cancel()
+            self._paced = None
         for connection in list(self.connections):
             await connection.ws.close()
         if self._runner is not None:
@@ -353,15 +372,17 @@ class PhoneServer:
         if connection.waiting:
             await self._ask_for_seat(connection)
             return
+        await self._on_disk()
         if who.role == "spectator" and connection.transport is not None:
             # Spectators come and go by the hundred: their welcome and board are frames built once for all.
             connection.push(WELCOME_SPECTATOR)
             connection.seen, connection.welcomed = self._version, True
             connection.push(self._frame(self._state_for(connection)))
             return
-        await connection.send(protocol.encode("welcome", role=who.role, seat=who.seat))
+        state = self._state_for(connection)
         connection.seen, connection.welcomed = self._version, True
-        await connection.send(self._state_for(connection))
+        await connection.send(protocol.encode("welcome", role=who.role, seat=who.seat))
+        await connection.send(state)
         if who.role != "seat":
             return  # a spectator or a host coming is news for nobody: no seat got or lost a device
         request = self.requests.get(who.seat)
@@ -380,9 +401,11 @@ class PhoneServer:
             log.info("a new device asks for %s's seat", seat)
             for current in self._seat_devices(seat):
                 await current.send(protocol.encode("takeover_asked", request=request.id))
-        await connection.send(protocol.encode("welcome", role="seat", seat=seat, waiting=True))
+        await self._on_disk()
+        state = self._state_for(connection)
         connection.seen, connection.welcomed = self._version, True
-        await connection.send(self._state_for(connection))
+        await connection.send(protocol.encode("welcome", role="seat", seat=seat, waiting=True))
+        await connection.send(state)
         self._memo.pop("host", None)
         self._presence_changed()
 
@@ -405,35 +428,35 @@ class PhoneServer:
         return [c for c in self.connections if c.who.role == "seat" and c.who.seat == seat and not c.waiting]
 
     async def _receive(self, connection: Connection, data: str | bytes) -> None:
+        reply = self._reply_to(connection, data)
+        if reply:
+            # An acknowledgement goes once the answer is on disk, never before (and ahead of the new board);
+            # any reply waits behind those before it, so a device hears back in the order it spoke.
+            self.table.when_stored(partial(connection.reply, reply))
+
+    def _reply_to(self, connection: Connection, data: str | bytes) -> str | None:
         if not connection.limit.allow():
             now = time.monotonic()
             if now - connection.warned > 1:  # say it once a second, not once per dropped message
                 connection.warned = now
-                await connection.send(connection.error("rate_limited", Message("protocol.rate_limited")))
-            return
+                return connection.error("rate_limited", Message("protocol.rate_limited"))
+            return None
         try:
             message = protocol.parse(data, connection.who.role)
-            reply = self._act(connection, message)
+            return self._act(connection, message)
         except (protocol.BadMessage, Denied) as bad:
-            await connection.send(connection.error(bad.kind, bad.message))
-            return
+            return connection.error(bad.kind, bad.message)
         except StaleQuestion as stale:
-            await connection.send(connection.error("stale", stale.message))
-            return
+            return connection.error("stale", stale.message)
         except NotStored as failed:
-            await connection.send(connection.error("not_stored", failed.message))
             self._tell_hosts_not_stored(connection, failed)
-            return
+            return connection.error("not_stored", failed.message)
         except Refusal as refused:
-            await connection.send(connection.error("refused", refused.message))
-            return
+            return connection.error("refused", refused.message)
         except Exception as error:  # a bug: nothing was acknowledged, and the device is told
             log.exception("a message from a device failed")
-            await connection.send(connection.error(
-                "not_stored", Message("table.not_stored", {"detail": str(error) or type(error).__name__})))
-            return
-        if reply:
-            await connection.send(reply)
+            return connection.error(
+                "not_stored", Message("table.not_stored", {"detail": str(error) or type(error).__name__}))
 
     def _tell_hosts_not_stored(self, connection: Connection, failed: NotStored) -> None:
         """The table screen hears of every change the save file did not take (the device was told too)."""
@@ -550,9 +573,16 @@ class PhoneServer:
 
     async def _welcome(self, connection: Connection) -> None:
         who = connection.who
-        await connection.send(protocol.encode("welcome", role=who.role, seat=who.seat))
+        await self._on_disk()
+        state = self._state_for(connection)
         connection.seen, connection.welcomed = self._version, True
-        await connection.send(self._state_for(connection))
+        await connection.send(protocol.encode("welcome", role=who.role, seat=who.seat))
+        await connection.send(state)
+
+    async def _on_disk(self) -> None:
+        """Until the table's every change is on disk: a board is never sent ahead of the save file."""
+        while not self.table.on_disk:
+            await self.table.stored()
 
     async def _close(self, connection: Connection, text: str, code: int) -> None:
         await connection.send(text)
@@ -643,12 +673,22 @@ class PhoneServer:
         """Send the latest state to a few of those who have not seen it (the host and the seats first), and
         come back for the others on the next turn of the loop: an answer arriving meanwhile waits for a few
         sends, not for two hundred, and a phone reached late gets the latest state, never a stale one."""
+        self._sending = False
+        if not self.table.on_disk:  # a write not on disk yet (a change, a seat's new device): sent once it is
+            self._sending = True
+            self.table.when_stored(self._sent_later)
+            return
+        loop = asyncio.get_running_loop()
         version, queue = self._version, self._queue
         until = time.perf_counter() + BROADCAST_SLICE
         while queue and time.perf_counter() < until:
-            connection = queue.popleft()
+            connection = queue[0]
             if connection.seen >= version or not connection.welcomed or connection not in self.connections:
+                queue.popleft()
                 continue  # it has this state already (or it is gone, or not welcomed yet)
+            if connection.who.role == "spectator" and not self._spectators_turn(loop):
+                return  # the rest are spectators: `_paced_round` comes back for them
+            queue.popleft()
             connection.seen = version
             text = self._state_for(connection)
             if connection.transport is None:
@@ -656,9 +696,28 @@ class PhoneServer:
                 continue
             connection.push(self._frame(text))
         if queue:
-            asyncio.get_running_loop().call_soon(self._send_round)
-        else:
-            self._sending = False
+            self._send_soon()
+
+    def _spectators_turn(self, loop: asyncio.AbstractEventLoop) -> bool:
+        """Spectators get a new board at most once every SPECTATOR_PACE: through a quick run of changes they
+        skip to the latest, and two hundred of them cost two hundred sends per pace, not per answer."""
+        if self._spectators_version == self._version:
+            return True  # this board's round to them has begun
+        now = loop.time()
+        if now >= self._spectators_due:
+            self._spectators_version, self._spectators_due = self._version, now + SPECTATOR_PACE
+            return True
+        if self._paced is None:
+            self._paced = loop.call_at(self._spectators_due, self._paced_round)
+        return False
+
+    def _sent_later(self) -> None:
+        self._sending = False
+        self._send_soon()
+
+    def _paced_round(self) -> None:
+        self._paced = None
+        self._send_soon()
 
     def _frame(self, text: str) -> bytes:
         """`text` as a WebSocket frame, built once for everyone it goes to until the table changes."""
