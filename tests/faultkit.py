@@ -23,7 +23,7 @@ class Serve:
     """`companion serve` on loopback (port 0), or wrapped in tests/faultns.py inside `unshare -rm`."""
 
     def __init__(self, db: Path | str, *args: str, players: list[str] | None = FOUR, wrap: list[str] = (),
-                 port: int = 0):
+                 port: int = 0, env: dict[str, str] | None = None):
         command = ["--db", str(db), "--host", "127.0.0.1", "--port", str(port), "--no-qr"]
         if players:
             command += ["--players", ",".join(players)]
@@ -33,7 +33,7 @@ class Serve:
         else:
             argv = [sys.executable, "-m", "companion", "serve", *command]
         self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        text=True, env=ENV, cwd=REPO)
+                                        text=True, env={**ENV, **(env or {})}, cwd=REPO)
         self.lines: list[str] = []
         self.urls: dict[str, str] = {}
         self.stderr = ""
@@ -200,3 +200,18 @@ class Phone:
 
 def device() -> str:
     return secrets.token_hex(16)
+
+
+def build_shim(folder: Path) -> Path:
+    """tests/faultshim.c built with the system's C compiler (the LD_PRELOAD shim of the storage fault tests)."""
+    import pytest
+
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        if os.environ.get("CI"):
+            pytest.fail("no C compiler to build the fault shim (scripts/setup test should install gcc)")
+        pytest.skip("no C compiler to build the fault shim")
+    built = folder / "faultshim.so"
+    subprocess.run([compiler, "-shared", "-fPIC", "-O2", "-o", str(built), str(REPO / "tests" / "faultshim.c"),
+                    "-ldl"], check=True, capture_output=True)
+    return built

@@ -8,6 +8,7 @@
  *                   'B', and the box syncs on a thread of its own while its loop writes on), 'T' truncate to
  *                   offset, 'U' unlink, 'C' create or open with O_TRUNC (the file is empty from then on)
  * FAULTSHIM_SYNC_DELAY_MS  each sync of a recorded file takes this much longer (a slow SD card)
+ * FAULTSHIM_SYNC_FAILS     while a file of this path exists, each sync of a recorded file fails with EIO
  * faultshim_kill_at(inode, n): from then on, the nth write into the file with that inode kills the process.
  *
  * Built by tests/test_faults_power.py with the system's C compiler.
@@ -42,6 +43,7 @@ static size_t prefix_length;
 static ino_t kill_inode;
 static long kill_countdown = -1;
 static long sync_delay_us;
+static const char *sync_fails;
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static ssize_t (*real_pwrite64)(int, const void *, size_t, off64_t);
@@ -71,6 +73,7 @@ static void setup(void) {
     real_openat = dlsym(RTLD_NEXT, "openat");
     const char *delay = getenv("FAULTSHIM_SYNC_DELAY_MS");
     sync_delay_us = delay ? atol(delay) * 1000 : 0;
+    sync_fails = getenv("FAULTSHIM_SYNC_FAILS");
     prefix = getenv("FAULTSHIM_PREFIX");
     prefix_length = prefix ? strlen(prefix) : 0;
     const char *log = getenv("FAULTSHIM_LOG");
@@ -157,6 +160,10 @@ static int synced(int fd, int (*real)(int)) {
     if (watched) {
         emit('B', path, thread, NULL, 0);
         if (sync_delay_us > 0) usleep((useconds_t)sync_delay_us);
+    }
+    if (watched && sync_fails && access(sync_fails, F_OK) == 0) {
+        errno = EIO;
+        return -1;
     }
     int r = real(fd);
     if (r == 0 && watched) emit('S', path, thread, NULL, 0);

@@ -32,6 +32,7 @@ def test_bench_phones_runs_phones_against_companion_serve_and_prints_its_figures
     assert result.returncode == 0, result.stderr
     assert "10 phones (6 seats playing random games, 4 spectators in a process of their own)" in result.stdout
     assert "answer -> ack" in result.stdout and "server peak memory" in result.stdout
+    assert "the save file's disk       fdatasync p50" in result.stdout
     acknowledged = int(result.stdout.split("answers acknowledged")[1].split()[0])
     assert acknowledged >= 60
 

@@ -23,6 +23,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from faultkit import build_shim
 
 from companion.cup import DiceCup
 from companion.games import mall_of_horror as mall
@@ -32,7 +33,6 @@ from companion.store import EventStore
 from companion.table import Table
 
 REPO = Path(__file__).resolve().parent.parent
-SHIM = Path(__file__).with_name("faultshim.c")
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
 RECORD = struct.Struct("<c3xiqq")  # op, path length, offset, length (faultshim.c's struct record)
 ANSWERS = 45  # answers played while recording: a few checkpoints (every 8 pages of WAL) and ~200 sync points
@@ -41,15 +41,7 @@ SUBSETS = 2  # random subsets of the unsynced writes tried before each sync poin
 
 @pytest.fixture(scope="module")
 def shim(tmp_path_factory) -> Path:
-    compiler = shutil.which("cc") or shutil.which("gcc")
-    if compiler is None:
-        if os.environ.get("CI"):
-            pytest.fail("no C compiler to build the fault shim (scripts/setup test should install gcc)")
-        pytest.skip("no C compiler to build the fault shim")
-    built = tmp_path_factory.mktemp("shim") / "faultshim.so"
-    subprocess.run([compiler, "-shared", "-fPIC", "-O2", "-o", str(built), str(SHIM), "-ldl"], check=True,
-                   capture_output=True)
-    return built
+    return build_shim(tmp_path_factory.mktemp("shim"))
 
 
 def reference(seed: int = 5, players: int = 4) -> tuple[list[str], list[dict]]:

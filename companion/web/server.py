@@ -112,6 +112,7 @@ class Connection:
     transport: asyncio.Transport | None = None  # its socket, for the boards sent to everyone at once
     seen: int = -1  # the version of the last state it was sent (none before its welcome)
     welcomed: bool = False
+    held: int = 0  # its replies waiting for the disk (the ones after them wait too)
 
     def error(self, code: str, message: Message) -> str:
         """An error message for this device: a stable code, the catalogue's key and params, the text."""
@@ -181,6 +182,7 @@ class PhoneServer:
         self._spectators_due = 0.0  # when the spectators may be sent a new board again (they are paced)
         self._spectators_version = -1  # the board the spectators are being sent
         self._paced: asyncio.TimerHandle | None = None  # the round that sends them the next one then
+        self._held_back: Message | None = None  # the storage problem the hosts were told of with a notice
         self._queue: deque[Connection] = deque()  # who is sent the latest state next (host and seats first)
         self._own_hosts: set[str] | None = None
         self._runner: web.AppRunner | None = None
@@ -428,11 +430,24 @@ class PhoneServer:
         return [c for c in self.connections if c.who.role == "seat" and c.who.seat == seat and not c.waiting]
 
     async def _receive(self, connection: Connection, data: str | bytes) -> None:
+        store = self.table.store
+        writes = store.writes if store is not None else 0
         reply = self._reply_to(connection, data)
-        if reply:
-            # An acknowledgement goes once the answer is on disk, never before (and ahead of the new board);
-            # any reply waits behind those before it, so a device hears back in the order it spoke.
-            self.table.when_stored(partial(connection.reply, reply))
+        if not reply:
+            return
+        if connection.held or (store is not None and store.writes != writes):
+            # What this message changed is acknowledged once it is on disk, never before (and ahead of the new
+            # board); a reply after it waits its turn, so a device hears back in the order it spoke. The other
+            # devices' replies do not wait for this one's disk.
+            connection.held += 1
+            self.table.when_stored(partial(self._release, connection, reply))
+        else:
+            connection.reply(reply)
+
+    @staticmethod
+    def _release(connection: Connection, reply: str) -> None:
+        connection.held -= 1
+        connection.reply(reply)
 
     def _reply_to(self, connection: Connection, data: str | bytes) -> str | None:
         if not connection.limit.allow():
@@ -642,6 +657,10 @@ class PhoneServer:
 
     def _changed(self) -> None:
         """Called after every change of the table: everyone is sent the new state soon, the latest only."""
+        problem = self.table.storage_problem
+        if problem is not None and problem != self._held_back and not self.table.on_disk:
+            self.notice(problem)  # the disk fails to sync: boards wait for it, the host hears why meanwhile
+        self._held_back = problem
         self._memo, self._frames = {}, {}
         self._version += 1
         # The host and the seats first; then whoever has waited longest for a new state (no one starves).
