@@ -817,8 +817,13 @@ def test_a_refusal_and_the_narration_are_wholly_in_the_phones_language(live, pho
     lang = yellow.lang
     table.answer({"seat": "red", "vote": "blue"})
     table.answer({"seat": "blue", "vote": "blue"})
-    # Yellow has no character in Security HQ; a vote from his phone anyway (the page never offers it):
     question = table.call(lambda: table.table.rules.prompt(table.table.state).id)
+
+    def moved_on() -> bool:  # the board after both votes has reached the page (it goes once on disk)
+        states = [m for m in yellow.messages() if m.get("type") == "state" and m.get("view")]
+        return bool(states) and states[-1]["view"]["prompt"]["id"] == question
+    yellow.wait_until(moved_on, "the board after Red's and Blue's votes")
+    # Yellow has no character in Security HQ; a vote from his phone anyway (the page never offers it):
     routes[-1].server.send(json.dumps({"v": 1, "type": "answer", "question": question,
                                        "action": {"seat": "yellow", "vote": "red"}}))
     error = None
