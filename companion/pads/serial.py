@@ -82,6 +82,7 @@ class SerialPads:
         self.say: Say = say or buttons.say
         self.counts = LineCounts()
         self.hub: Hello | None = None  # the last hub that said HELLO
+        self._told_connected = False  # "hub connected" was said for this connection
         self._loop: asyncio.AbstractEventLoop | None = None
         self._port: serial.Serial | None = None
         self._port_lock = threading.Lock()
@@ -222,13 +223,17 @@ class SerialPads:
     # -- on the loop -------------------------------------------------------------------------------------------
 
     def _disconnected(self) -> None:
+        self._told_connected = False
         self.say(Message("pads.hub_disconnected"))
 
     def _hello(self, hello: Hello) -> None:
-        if self.hub is None or hello.boot != self.hub.boot:
+        booted = self.hub is None or hello.boot != self.hub.boot
+        if booted:
             self._replies.clear()  # a hub that booted again numbers its presses from 1
         self.hub = hello
-        self.say(Message("pads.hub_connected", {"count": hello.pads, "version": hello.version}))
+        if booted or not self._told_connected:  # a second HELLO on one connection: said once
+            self._told_connected = True
+            self.say(Message("pads.hub_connected", {"count": hello.pads, "version": hello.version}))
         for pad in range(1, hello.pads + 1):
             self._show(pad)
 
