@@ -3,9 +3,9 @@
 Each append is its own committed transaction (WAL, synchronous=FULL), so an event that ``append`` returned
 for survives a power cut. The box opens its store with ``group_commit``: a commit then only writes the WAL
 (synchronous=NORMAL, which SQLite keeps consistent through a power cut), and ``sync`` puts every commit made so
-far on disk with one fsync of the WAL, on a thread of its own while the loop goes on; the table tells nobody of a
-change before ``synced`` has caught up with ``writes`` (see ``Table.when_stored``). Answers that come in during
-one fsync share the next: on a slow SD card the loop never waits for the disk, and the disk is asked less.
+far on disk with one fdatasync of the WAL, on a thread of its own while the loop goes on; nothing leaves the box
+before ``synced`` has caught up with ``writes`` (see ``Table.when_stored``). Answers that come in during one
+sync share the next: on a slow SD card the loop never waits for the disk, and the disk is asked less.
 
 A file that is not ours is never written to: it is inspected through a read-only connection first, and anything
 unexpected is a ``StoreError`` that says what the file is. SQLite's own checks decide whether a file is damaged
@@ -130,6 +130,16 @@ class GameRecord:
     @property
     def is_finished(self) -> bool:
         return self.finished is not None
+
+
+def _sync_file(path: str | Path) -> int:
+    """fdatasync a file (or a folder's entries) by its path; its inode."""
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        os.fdatasync(fd)
+        return os.fstat(fd).st_ino
+    finally:
+        os.close(fd)
 
 
 def default_db_path() -> Path:
@@ -397,30 +407,22 @@ class EventStore:
     def sync(self) -> None:
         """Put every write committed so far on disk (group_commit): one fsync of the WAL, and of its folder the
         first time a WAL file is seen. Meant for a thread of its own, one call at a time: it touches no SQLite
-        connection, only the files. An OSError if the disk fails; `synced` then stays where it was."""
+        connection, only the files. A StorageError if the disk fails; `synced` then stays where it was."""
         upto = self.writes
         if not self.group_commit or self._synced >= upto:
             return
         try:
-            wal = os.open(f"{self.path}-wal", os.O_RDONLY | os.O_CLOEXEC)
+            inode = _sync_file(f"{self.path}-wal")
+            if inode != self._wal_inode:  # a new WAL file: its name in the folder must survive a power cut too
+                _sync_file(self.path.parent)
+                self._wal_inode = inode
         except FileNotFoundError:
             if self._db is None:
                 return  # closed meanwhile: closing checkpointed the WAL into the synced file
-            raise
-        try:
-            os.fdatasync(wal)
-            inode = os.fstat(wal).st_ino
-        finally:
-            os.close(wal)
-        if inode != self._wal_inode:  # a new WAL file: its name in the folder must survive a power cut too
-            folder = os.open(self.path.parent, os.O_RDONLY | os.O_CLOEXEC)
-            try:
-                os.fsync(folder)
-            finally:
-                os.close(folder)
-            self._wal_inode = inode
+            raise StorageError(self.path, "io", "its write-ahead log is gone") from None
+        except OSError as error:
+            raise StorageError(self.path, *storage_reason(error)) from None
         self._synced = max(self._synced, upto)
-
 
     def probe(self) -> None:
         """A small write to see that the save file takes writes again (StorageError if not)."""

@@ -30,7 +30,6 @@ from companion.cup import DiceCup, Roll
 from companion.games import get_game
 from companion.games.base import Game, GameState, IllegalAction, Line, Message, Refusal
 from companion.store import EventStore, GameRecord, StorageError, StoreError
-from companion.store import storage_reason as storage_error_reason
 
 RECENT_ROLLS = 6  # rolls whose commitments every view carries
 RETRY_DELAYS = (0.5, 5.0)  # seconds between tries of a write that failed: the first, and the longest
@@ -439,18 +438,17 @@ class Table:
         self._start_sync()
 
     async def stored(self) -> None:
-        """Wait until every write made so far is on disk (before a device is acknowledged)."""
-        if self.on_disk:
-            return
-        done = asyncio.get_running_loop().create_future()
-        self.when_stored(lambda: done.done() or done.set_result(None))
-        await done
+        """Wait until every change of the table is on disk (before a board is sent from it)."""
+        while not self.on_disk:  # what was written while waiting is waited for too
+            done = asyncio.get_running_loop().create_future()
+            self.when_stored(lambda done=done: done.done() or done.set_result(None))
+            await done
 
     def _sync_here(self) -> None:
         try:
             self.store.sync()
-        except OSError as error:
-            raise NotStored(StorageError(self.store.path, *storage_error_reason(error))) from None
+        except StorageError as error:
+            raise NotStored(error) from None
         self._synced_writes = self.store.synced
 
     def _start_sync(self) -> None:
@@ -464,7 +462,8 @@ class Table:
         error = done.exception()
         if error is not None:  # the disk failed: nothing more is told until a sync succeeds (tried again)
             log.error("the save file could not be synced: %s", error)
-            self._storage_failed(StorageError(self.store.path, *storage_error_reason(error)))
+            self._storage_failed(error if isinstance(error, StorageError)
+                                 else StorageError(self.store.path, "io", str(error) or type(error).__name__))
             return
         synced = self._synced_writes = self.store.synced
         ready = [callback for writes, callback in self._unsynced if writes <= synced]

@@ -374,7 +374,7 @@ class PhoneServer:
         if connection.waiting:
             await self._ask_for_seat(connection)
             return
-        await self._on_disk()
+        await self.table.stored()  # a board is never sent ahead of the save file
         if who.role == "spectator" and connection.transport is not None:
             # Spectators come and go by the hundred: their welcome and board are frames built once for all.
             connection.push(WELCOME_SPECTATOR)
@@ -403,7 +403,7 @@ class PhoneServer:
             log.info("a new device asks for %s's seat", seat)
             for current in self._seat_devices(seat):
                 await current.send(protocol.encode("takeover_asked", request=request.id))
-        await self._on_disk()
+        await self.table.stored()  # a board is never sent ahead of the save file
         state = self._state_for(connection)
         connection.seen, connection.welcomed = self._version, True
         await connection.send(protocol.encode("welcome", role="seat", seat=seat, waiting=True))
@@ -588,16 +588,11 @@ class PhoneServer:
 
     async def _welcome(self, connection: Connection) -> None:
         who = connection.who
-        await self._on_disk()
+        await self.table.stored()  # a board is never sent ahead of the save file
         state = self._state_for(connection)
         connection.seen, connection.welcomed = self._version, True
         await connection.send(protocol.encode("welcome", role=who.role, seat=who.seat))
         await connection.send(state)
-
-    async def _on_disk(self) -> None:
-        """Until the table's every change is on disk: a board is never sent ahead of the save file."""
-        while not self.table.on_disk:
-            await self.table.stored()
 
     async def _close(self, connection: Connection, text: str, code: int) -> None:
         await connection.send(text)
