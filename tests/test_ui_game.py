@@ -62,6 +62,14 @@ def test_every_line_of_the_narration_appears_on_the_screen(games, lang):
     assert len(report["order"]) > 20 and all(report["order"]), "the narration is not newest first"
 
 
+@pytest.mark.parametrize("lang", ["en", "zh-Hant"])
+def test_a_long_round_shows_its_newest_lines_and_opens_history_for_the_others(games, lang):
+    more = games[lang]["more"]
+    assert more["round_lines"] > more["limit"]  # the round said more than the board shows
+    assert more["shown"] <= more["limit"]
+    assert more["screen"] == "history" and more["scroll_y"] < 0.05 and more["newest_visible"]
+
+
 def test_a_phone_and_a_pad_answer_for_their_seats_while_the_screen_answers_for_the_others(games):
     report = games["zh-Hant"]
     phone, pad = report["phone"], report["pad"]

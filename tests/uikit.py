@@ -527,6 +527,8 @@ async def play_game(args) -> dict:
                     held: list[str] = []
                     await d.tap(peek[0], hold=0.05, during=lambda p=peek[0], h=held: h.append(p.text))
                     report["peeks"].append({"held": held[0], "after": peek[0].text})
+                if "more" not in report and any(getattr(w, "role", None) == "more" for w in d.widgets(Action)):
+                    await earlier_lines(d, report)
                 if not undone and table.can_undo and index > 3:
                     undone = True
                     await self_undo(d, report)
@@ -575,6 +577,27 @@ async def play_game(args) -> dict:
         assert (app.sounds.muted, app.sounds.speech) != before, f"the {which} switch did nothing"
         report["seen"] += d.texts()
         await d.tap(menu.ids.back)
+
+    async def earlier_lines(d: Driver, report: dict) -> None:
+        """The board shows the round's newest lines; its button to the others opens History at the newest."""
+        from companion.ui.screens.board import NARRATION_SHOWN
+
+        board = app.manager.current_screen
+        shown = [w for w in board.ids.narration.children if isinstance(w, NarrationLine)]
+        fresh = len(app.public_lines) - app.fresh_from
+        await d.tap(d.find(Action, lambda w: getattr(w, "role", None) == "more"))
+        await d.settle(3)
+        history = app.manager.current_screen
+        scroll = history.ids.lines.parent
+        last = app.words.say(app.public_lines[-1].message)
+        newest = [w for w in history.ids.lines.children if w.text.endswith(last)]
+        bottom = scroll.to_window(*scroll.pos)[1]
+        visible = bool(newest) and bottom <= newest[0].to_window(*newest[0].pos)[1] <= bottom + scroll.height
+        report["more"] = {"shown": len(shown), "limit": max(NARRATION_SHOWN, fresh), "screen": app.manager.current,
+                          "scroll_y": scroll.scroll_y, "newest_visible": visible,
+                          "round_lines": len(app.view.get("narration") or [])}
+        await d.tap(history.ids.back)
+        assert app.manager.current == "board"
 
     async def self_undo(d: Driver, report: dict) -> None:
         steps = app.table.can_undo

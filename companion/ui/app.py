@@ -155,8 +155,14 @@ class CompanionApp(App):
         self.refresh(force=True)
         if self.view is None:
             self.goto("newgame")
-        Clock.schedule_once(lambda _dt: self.screen("end"), MADE_AHEAD)  # the last answer shows it at once
+        Clock.schedule_once(self._make_ahead, MADE_AHEAD)
         gc.freeze()  # what is made by now lives as long as the app: later collections leave it alone
+
+    def _make_ahead(self, _dt) -> None:
+        """What a step would otherwise make while the table waits for its frame: the end screen (the last answer
+        shows it at once) and the narration's lines."""
+        self.screen("end").make_ahead()
+        self.screen("board").make_ahead()
 
     def on_stop(self) -> None:
         self.sounds.close()

@@ -27,6 +27,9 @@ from companion.ui.widgets import (
     show_only,
 )
 
+NARRATION_SHOWN = 14  # lines of the round on the board, past those of the last step; the others are in History
+SPARE_LINES = 16  # narration widgets kept off the screen for the next lines
+
 
 class BoardScreen(BaseScreen):
     def __init__(self, **kwargs):
@@ -202,8 +205,11 @@ class BoardScreen(BaseScreen):
     # -- this round's narration ---------------------------------------------------------------------------
 
     def _narration(self, view: dict, force: bool) -> None:
-        """This round's lines, and the lines the last step brought even when they closed the round before. A line
-        already on the screen keeps its widget: a new step adds its own lines and recolours the others."""
+        """This round's lines, and the lines the last step brought even when they closed the round before: every line
+        of the last step, then the round's older ones up to NARRATION_SHOWN lines, and past them a button to the
+        rest in History (a round of Mall of Horror says sixty lines; the screen shows about ten, and laying out all
+        of them after every step cost more than drawing the frame). A line already on the screen keeps its widget:
+        a new step adds its own lines and recolours the others, and a line that leaves shows a later one."""
         app = self.app
         public = app.public_lines
         undone = view.get("undone") or []
@@ -227,14 +233,19 @@ class BoardScreen(BaseScreen):
             return NarrationLine(text, act=act, taken_back=taken_back)
 
         shown = []
+        count = 0
         if undone:
             shown.append(kept(("undone", app.lang), lambda: Text(
                 text=app.t("ui.undone"), grow=True, base_font=dp(14), ink=DIM, size_hint_y=None, halign="left")))
             for entry in undone:
                 text = app.words.say(entry)
                 shown.append(kept(("taken", text), lambda t=text: line(t, False, taken_back=True)))
+                count += 1
         shown_round = None
         for index in reversed(range(start, len(public))):
+            if count >= NARRATION_SHOWN and index < app.fresh_from:
+                shown.append(kept(("more", app.lang), self._more_lines))
+                break
             entry = public[index]
             if entry.round != shown_round:
                 shown_round = entry.round
@@ -245,11 +256,25 @@ class BoardScreen(BaseScreen):
             widget = kept((index, text, entry.act), lambda t=text, a=entry.act: line(t, a))
             widget.fresh = index >= app.fresh_from
             shown.append(widget)
+            count += 1
         show_only(self.ids.narration, shown)
         for widget in made.values():  # off the screen now: kept to show a later line
-            if isinstance(widget, NarrationLine) and len(self.spare_lines) < 12:
+            if isinstance(widget, NarrationLine) and len(self.spare_lines) < SPARE_LINES:
                 self.spare_lines.append(widget)
         self.ids.scroll.scroll_y = 1
+
+    def _more_lines(self) -> Action:
+        app = self.app
+        more = Action(text=app.t("ui.narration_more"), size_hint_y=None, height=TARGET, base_font=dp(14),
+                      tone="quiet")
+        more.role = "more"
+        more.bind(on_release=lambda *_: app.goto("history", newest=True))
+        return more
+
+    def make_ahead(self) -> None:
+        """Narration lines made before anyone needs them (app.on_start): a step shows its lines in them."""
+        while len(self.spare_lines) < SPARE_LINES:
+            self.spare_lines.append(NarrationLine("", act=False))
 
 
 class NarrationLine(Text):

@@ -10,7 +10,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from companion.ui.screens.base import BaseScreen
-from companion.ui.widgets import ACT, DIM, GOOD, Chip, Text
+from companion.ui.widgets import ACT, DIM, GOOD, Chip, Text, show_only
 
 LINES = 12  # at least this many lines of the end, more when the last step brought more
 
@@ -18,9 +18,39 @@ LINES = 12  # at least this many lines of the end, more when the last step broug
 class EndScreen(BaseScreen):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
+        self.rows: dict[str, tuple] = {}  # by seat: its row, its score and its "won"
+        self.line_widgets: list[Text] = []
+        self.filler = Widget()  # below the rows
         # Made ahead of the game's end (app.on_start): laid out at the window's size now, so that the last answer
         # only fills it in.
         Clock.schedule_once(lambda _dt: setattr(self, "size", Window.size), 0)
+
+    def make_ahead(self) -> None:
+        """The rows of the game's players and the lines, made now and placed on the screen (laid out with it while
+        nobody sees it): the last answer only gives them their words, each text rendered once at its width."""
+        view = self.app.view
+        rows = [self._row(seat)[0] for seat in (view.get("players") or [])] if view else []
+        while len(self.line_widgets) < LINES:
+            self.line_widgets.append(self._line())
+        show_only(self.ids.scores, rows + [self.filler])
+        show_only(self.ids.lines, list(self.line_widgets))
+
+    def _row(self, seat: str) -> tuple:
+        app = self.app
+        if seat not in self.rows:
+            # Made at the width the scores' box gives it: its texts are fitted once, not first at Kivy's 100 px.
+            row = BoxLayout(size_hint_y=None, height=dp(48), spacing=dp(6), width=self.ids.scores.width)
+            row.add_widget(Chip(seat, app.colour(seat), font=dp(22), size_hint_x=0.44))
+            score = Text(text="", base_font=dp(22), size_hint_x=0.26, wrap=False)
+            won = Text(text="", base_font=dp(17), ink=GOOD, size_hint_x=0.3)  # wide enough for "winner" unbroken
+            row.add_widget(score)
+            row.add_widget(won)
+            self.rows[seat] = (row, score, won)
+        return self.rows[seat]
+
+    def _line(self) -> Text:
+        return Text(text="", grow=True, size_hint_y=None, base_font=dp(14), halign="left", ink=DIM,
+                    width=self.ids.lines.width)
 
     def update(self, force: bool = False) -> None:
         app = self.app
@@ -30,29 +60,30 @@ class EndScreen(BaseScreen):
         key = (repr(view.get("scores")), repr(view.get("winners")), view.get("round"), len(app.public_lines))
         if not self.changed("end", key, force):
             return
+        if force:  # a new language: the rows say their seat in it
+            self.rows, self.line_widgets = {}, []
         ids = self.ids
         winners = list(view.get("winners") or [])
         ids.title.text = app.t("ui.winners" if len(winners) > 1 else "ui.winner", colours=winners) if winners \
             else app.t("ui.game_over")
-        scores = ids.scores
-        scores.clear_widgets()
         renderer = app.renderer()
         rows = renderer.over(view, app.words) if renderer is not None and hasattr(renderer, "over") else \
             [(seat, "", seat in winners) for seat in view.get("players") or []]
+        shown = []
         for seat, score, won in rows:
-            # Made at the width the scores' box gives it: its texts are fitted once, not first at Kivy's 100 px.
-            row = BoxLayout(size_hint_y=None, height=dp(48), spacing=dp(6), width=scores.width)
-            row.add_widget(Chip(seat, app.colour(seat), font=dp(22), size_hint_x=0.5))
-            row.add_widget(Text(text=score, base_font=dp(22), ink=GOOD if won else (1, 1, 1, 1),
-                                size_hint_x=0.28, wrap=False))
-            row.add_widget(Text(text=app.t("ui.won") if won else "", base_font=dp(17), ink=GOOD,
-                                size_hint_x=0.22))
-            scores.add_widget(row)
-        scores.add_widget(Widget())
-        lines = ids.lines
-        lines.clear_widgets()
+            row, score_text, won_text = self._row(seat)
+            score_text.text = score
+            score_text.ink = GOOD if won else (1, 1, 1, 1)
+            won_text.text = app.t("ui.won") if won else ""
+            shown.append(row)
+        show_only(ids.scores, shown + [self.filler])
         public = app.public_lines
         last = public[max(0, min(app.fresh_from, len(public) - LINES)):]
-        for entry in reversed(last):  # newest first: who won, why rescue came
-            lines.add_widget(Text(text=app.words.say(entry.message), grow=True, size_hint_y=None, base_font=dp(14),
-                                  halign="left", ink=ACT if entry.act else DIM, width=lines.width))
+        while len(self.line_widgets) < len(last):
+            self.line_widgets.append(self._line())
+        lines = []
+        for widget, entry in zip(self.line_widgets, reversed(last), strict=False):  # newest first: who won, why
+            widget.text = app.words.say(entry.message)
+            widget.ink = ACT if entry.act else DIM
+            lines.append(widget)
+        show_only(ids.lines, lines)

@@ -11,7 +11,16 @@ from companion.ui.widgets import ACT, DANGER, DIM, GOOD, Text
 
 
 class HistoryScreen(BaseScreen):
+    newest = False  # opened at the end of the game so far (the board's "earlier lines of this round")
+
+    def open(self, newest: bool = False, **_options) -> None:
+        self.newest = newest
+
     def update(self, force: bool = False) -> None:
+        if self.newest:
+            self.newest = False
+            self.ids.lines.parent.scroll_y = 0  # where the lines of this round are, once laid out
+
         app = self.app
         table = app.table
         lines = [entry for entry in table.narration() if not entry.seats] if table.state is not None else []
