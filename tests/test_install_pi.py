@@ -202,6 +202,9 @@ def test_install_twice_then_uninstall_in_a_clean_debian(chroot):
             "from companion.store import EventStore; EventStore('/var/lib/companion/companion.sqlite3').close()",
             user="companion")
     assert (root / "var/lib/companion/companion.sqlite3").is_file()
+    # The Chinese fonts were cut down in the companion's own cache, before its first start.
+    fonts = sorted(p.name.split("-")[0] for p in (root / "var/lib/companion/.cache/companion/fonts").glob("*.otf"))
+    assert fonts == ["NotoSansCJKSC", "NotoSansCJKTC"], fonts
     # The doctor runs there: no display, no touchscreen, no network address in a chroot (each with its fix);
     # the CJK font and espeak-ng the script installed are found.
     doctor = _chroot(root, "/opt/companion/.venv/bin/companion", "doctor", "--db",

@@ -3,6 +3,7 @@ face of Noto CJK (SC for 简体, TC for 繁體); `companion run` with no display
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import signal
@@ -85,3 +86,42 @@ def test_companion_run_with_no_display_says_so_and_serves_headless(tmp_path):
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=10)
+
+
+@pytest.mark.skipif(fonts.missing_cjk(), reason="no Noto CJK installed (scripts/setup installs fonts-noto-cjk)")
+def test_the_chinese_faces_are_cut_down_to_every_character_of_the_catalogues():
+    from fontTools.ttLib import TTFont
+
+    chars = fonts.screen_characters()
+    catalogue_chars = set()
+    for path in (ROOT / "companion").rglob("*.po"):
+        catalogue_chars |= {c for c in path.read_text(encoding="utf-8") if c.isprintable() and not c.isspace()}
+    assert catalogue_chars <= set(chars) and {"简", "體", "ế", "▶", "：", "，"} <= set(chars)
+    source = next(Path(p) for p in fonts.CJK_FILES if Path(p).exists())
+    data = source.read_bytes()
+    for lang in ("zh-Hans", "zh-Hant"):
+        path = Path(fonts.font_for(lang))
+        whole = TTFont(io.BytesIO(fonts.extract_face(data, fonts.face_index(data, fonts.FACES[lang]))), lazy=True)
+        has = set(whole.getBestCmap())  # (a few symbols of the phone page are in no CJK face)
+        cmap = TTFont(path, lazy=True).getBestCmap()
+        lacking = {c for c in catalogue_chars if ord(c) in has and ord(c) not in cmap}
+        assert not lacking, f"{path.name} lacks {''.join(sorted(lacking))[:40]}"
+        assert path.stat().st_size < 2_000_000  # the whole face is 16 MB
+
+
+def test_new_characters_in_the_catalogues_make_a_new_font(tmp_path, monkeypatch):
+    if fonts.missing_cjk():
+        pytest.skip("no Noto CJK installed")
+    monkeypatch.setattr(fonts, "cache_dir", lambda: tmp_path)
+    fonts.cjk_face.cache_clear()
+    monkeypatch.setattr(fonts, "screen_characters", lambda: "僵尸来了 ABC")
+    first = Path(fonts.cjk_face("Noto Sans CJK SC"))
+    fonts.cjk_face.cache_clear()
+    monkeypatch.setattr(fonts, "screen_characters", lambda: "僵尸来了 ABC 救援")
+    second = Path(fonts.cjk_face("Noto Sans CJK SC"))
+    fonts.cjk_face.cache_clear()
+    from fontTools.ttLib import TTFont
+
+    assert first != second and not first.exists() and second.exists()  # the old one is gone
+    assert ord("援") in TTFont(second, lazy=True).getBestCmap() and fonts.family_name(second.read_bytes(), 0) == \
+        "Noto Sans CJK SC"

@@ -3,14 +3,20 @@
 English and Vietnamese use DejaVu Sans (shipped inside Kivy; it has every Vietnamese letter and the symbols
 the screen uses). Chinese uses Noto Sans CJK (Debian's `fonts-noto-cjk`), whose one .ttc file holds a face per
 region: the SC face for 简体 and the TC face for 繁體 (the first face is the Japanese one, whose shapes are
-wrong for both). SDL_ttf only opens a file's first face, so the right face is copied once, byte for byte, into
-a font file of its own in the user's cache.
+wrong for both). SDL_ttf only opens a file's first face, so the right face is made once into a font file of its own
+in the user's cache: cut down (fontTools' subsetter) to the characters the screen can show. SDL_ttf opens a font
+once per size and reads its tables each time: the whole face of 65,000 glyphs cost 2.5 MB a size (a screen in
+Chinese uses about fifteen sizes), the screen's 2,000 characters cost 0.3 MB. The file's name carries a digest of
+those characters, so a catalogue with new words makes a new one.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
+import io
 import logging
+import os
 import struct
 from functools import cache
 from pathlib import Path
@@ -51,10 +57,31 @@ def missing_cjk() -> bool:
     return cjk_face(FACES["zh-Hans"]) is None
 
 
+# Beside the catalogues' own characters: Latin letters, punctuation, arrows, shapes, CJK punctuation, full-width forms.
+SCREEN_BLOCKS = ((0x20, 0x250), (0x2000, 0x2070), (0x2190, 0x2200), (0x25A0, 0x2600), (0x3000, 0x3040),
+                 (0xFF00, 0xFFF0))
+
+
+def screen_characters() -> str:
+    """Every character the screen can show in Chinese: those of every catalogue (in every language: a line quotes
+    names and numbers) and of the languages' names, and the blocks above."""
+    from companion.catalogue import LANGUAGES
+
+    chars = set("".join(LANGUAGES.values()))
+    for path in sorted(Path(__file__).resolve().parents[1].rglob("*.po")):
+        chars |= set(path.read_text(encoding="utf-8"))
+    for low, high in SCREEN_BLOCKS:
+        chars |= {chr(code) for code in range(low, high)}
+    return "".join(sorted(c for c in chars if c.isprintable()))
+
+
 @cache
 def cjk_face(family: str) -> str | None:
-    """A font file holding only `family`'s face, made once from the installed collection; None if none."""
-    target = cache_dir() / (family.replace(" ", "") + "-Regular.otf")
+    """A font file holding `family`'s face cut down to the screen's characters, made once from the installed
+    collection (the whole face if it cannot be cut); None if no collection has it."""
+    chars = screen_characters()
+    stem = family.replace(" ", "")
+    target = cache_dir() / f"{stem}-{hashlib.sha256(chars.encode()).hexdigest()[:12]}.otf"
     if target.exists() and target.stat().st_size > 0:
         return str(target)
     for name in CJK_FILES:
@@ -66,14 +93,39 @@ def cjk_face(family: str) -> str | None:
             index = face_index(data, family)
             if index is None:
                 continue
-            target.parent.mkdir(parents=True, exist_ok=True)
-            partial = target.with_suffix(".part")
-            partial.write_bytes(extract_face(data, index))
-            partial.replace(target)
-            return str(target)
+            face = extract_face(data, index)
+            try:
+                face, made = cut_down(face, chars), target
+            except Exception as error:  # (fontTools missing or failing) the whole face: more memory, same text
+                log.warning("the %s font could not be cut down to the screen's characters: %s", family, error)
+                made = cache_dir() / f"{stem}-Regular.otf"
+            made.parent.mkdir(parents=True, exist_ok=True)
+            partial = made.with_suffix(f".{os.getpid()}.part")  # two processes making it at once each write their own
+            partial.write_bytes(face)
+            partial.replace(made)
+            for old in made.parent.glob(f"{stem}-*.otf"):  # those of earlier catalogues
+                if old != made:
+                    old.unlink(missing_ok=True)
+            return str(made)
         except (OSError, struct.error, ValueError) as error:
             log.warning("cannot use %s: %s", path, error)
     return None
+
+
+def cut_down(face: bytes, chars: str) -> bytes:
+    """The font `face` with only the glyphs of `chars` (and what they need); its names and layout kept."""
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    options = subset.Options()
+    options.notdef_outline = True  # a character it lacks shows as a box the screenshot tests see
+    font = TTFont(io.BytesIO(face), lazy=True)
+    cutter = subset.Subsetter(options)
+    cutter.populate(unicodes=[ord(c) for c in chars])
+    cutter.subset(font)
+    out = io.BytesIO()
+    font.save(out)
+    return out.getvalue()
 
 
 # -- TrueType collections -------------------------------------------------------------------------------------
@@ -134,3 +186,14 @@ def extract_face(data: bytes, index: int) -> bytes:
         bodies.append(padded)
         at += len(padded)
     return header + b"".join(records) + b"".join(bodies)
+
+
+def prepare() -> list[str]:
+    """Both Chinese faces made now (scripts/setup and install-pi call it), not at the screen's first Chinese text:
+    cutting a face down takes a few seconds (half a minute on a Pi 4)."""
+    return [path for path in (cjk_face(family) for family in FACES.values()) if path]
+
+
+if __name__ == "__main__":
+    made = prepare()
+    print("the Chinese fonts: " + (", ".join(made) if made else "none (no Noto CJK installed)"))
