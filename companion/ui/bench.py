@@ -62,6 +62,8 @@ def bench_ui(idle: float = 30.0, answers: int = 200) -> int:
           f"p99 {bare['p99_ms']:.1f} ms; goal p99 < 50 ms)")
     print(f"    of which, at p50: the table storing the answer {app['store_p50_ms']:.1f} ms, the GL rastering the "
           f"frame {app['raster_p50_ms']:.1f} ms; the last answer, which opens the end screen, {app['last_ms']:.1f} ms")
+    print("    the slowest: " + ", ".join(f"{ms:.1f} ms (answer {n}, {lines} new lines of narration)"
+                                       for ms, n, lines in app["slowest"]))
     print(f"  CPU time per redraw (all the process's threads, answer -> frame: other processes' load adds little): "
           f"p50 {app['cpu_p50_ms']:.1f} ms, p99 {app['cpu_p99_ms']:.1f} ms  (bare window p50 "
           f"{bare['cpu_p50_ms']:.1f} ms, p99 {bare['cpu_p99_ms']:.1f} ms)")
@@ -133,15 +135,23 @@ async def _measure(kind: str, idle: float, answers: int, first: dict, lang: str 
             started = time.perf_counter()
             finish()
             rasters.append(time.perf_counter() - started)
+            drawn.append(time.perf_counter())
 
-        app_module.glFinish = timed_finish
+        app_module.glFinish = timed_finish  # (the app finishes every frame it flips)
     rasters: list[float] = []
+    drawn: list[float] = []  # when each frame was finished: the screen redrawn
 
     out: dict = {}
 
     async def script() -> None:
-        flips = [0]
-        Window.bind(on_flip=lambda *_: flips.__setitem__(0, flips[0] + 1))
+        if kind == "bare":  # finished as the app's frames are
+            from kivy.graphics.opengl import glFinish
+
+            def finished(*_args) -> None:
+                glFinish()
+                drawn.append(time.perf_counter())
+
+            Window.bind(on_flip=finished)
         while "at" not in first:
             await asyncio.sleep(0.01)
         from companion.ui.app import MADE_AHEAD  # (both windows load the same modules)
@@ -150,9 +160,9 @@ async def _measure(kind: str, idle: float, answers: int, first: dict, lang: str 
         cpu, wall = time.process_time(), time.monotonic()
         await asyncio.sleep(idle)
         out["idle_cpu_pct"] = 100 * (time.process_time() - cpu) / max(time.monotonic() - wall, 1e-9)
-        times, stored, rastered, cpus = [], [], [], []
+        times, stored, rastered, cpus, steps = [], [], [], [], []
         for n in range(answers):
-            before = flips[0]
+            before = len(drawn)
             del rasters[:]
             c0 = time.process_time()
             t0 = time.perf_counter()
@@ -161,15 +171,19 @@ async def _measure(kind: str, idle: float, answers: int, first: dict, lang: str 
             else:
                 if n >= len(plays) or app.table.state.over:
                     break
+                lines = len(app.public_lines)
                 app.table.answer(plays[n])
             stored.append(time.perf_counter() - t0)
-            while flips[0] == before:
+            while len(drawn) == before:
                 await asyncio.sleep(0.0005)
-            times.append(time.perf_counter() - t0)
+            times.append(drawn[before] - t0)  # the first frame after the answer, when it was finished
+            if kind != "bare":
+                steps.append((times[-1], n + 1, len(app.public_lines) - lines))
             cpus.append(time.process_time() - c0)
-            rastered.append(sum(rasters))
+            rastered.append(rasters[0] if rasters else 0.0)
             await asyncio.sleep(0.02)
         out["last_ms"] = 1000 * times[-1] if times else 0.0  # the game's last answer opens the end screen
+        out["slowest"] = [(1000 * ms, n, lines) for ms, n, lines in sorted(steps, reverse=True)[:3]]
         times.sort()
         out["samples"] = len(times)
         out["p50_ms"] = 1000 * statistics.median(times)

@@ -278,6 +278,11 @@ class Chip(BoxLayout):
         self.mark.fbind("y", self._place)
         self._place()
 
+    def show(self, seat: str, name: str) -> None:
+        """Another seat in the same chip (its symbol and its name)."""
+        self.seat = self.mark.seat = seat
+        self.name = self.label.text = name
+
     def _place(self, *_args) -> None:
         side = min(self.font * 1.1, self.height)
         self.mark.size = (side, side)

@@ -179,13 +179,15 @@ class Board(BoxLayout):
             self.heading.text = (words.t("mall.board.round", round=round_, phase=view.get("phase"))
                                  if round_ else words.t("mall.board.setup", phase=view.get("phase")))
             if self.chief_seat != view.get("chief"):  # the badge is drawn again only when it changes hands
-                self.chief_seat = view.get("chief")
-                self.chief.clear_widgets()
-                if view.get("chief"):
+                self.chief_seat = chief = view.get("chief")
+                if chief and not self.chief.children:
                     self.chief.add_widget(Text(text=words.t("mall.board.chief"), base_font=dp(14), min_font=dp(9),
                                                ink=DIM, halign="right", valign="middle"))
-                    self.chief.add_widget(Chip(view["chief"], colour_name(words, view["chief"]), font=dp(17),
-                                               size_hint_x=0.6))
+                    self.chief.add_widget(Chip(chief, colour_name(words, chief), font=dp(17), size_hint_x=0.6))
+                elif chief:
+                    self.chief.children[0].show(chief, colour_name(words, chief))
+                else:
+                    self.chief.clear_widgets()
             self.info.text = self._info(view, players)
         destinations = view.get("destinations") or {}
         chief_goes = view.get("chief_destination")

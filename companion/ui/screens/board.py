@@ -28,7 +28,7 @@ from companion.ui.widgets import (
 )
 
 NARRATION_SHOWN = 14  # lines of the round on the board, past those of the last step; the others are in History
-SPARE_LINES = 16  # narration widgets kept off the screen for the next lines
+SPARE_LINES = 24  # narration widgets kept off the screen for the next lines (a step says up to about twenty)
 
 
 class BoardScreen(BaseScreen):
@@ -41,6 +41,10 @@ class BoardScreen(BaseScreen):
         self.seat_buttons: dict = {}  # the seats waited on, by seat and note
         self.waiting_parts: dict | None = None
         self.spare_lines: list[NarrationLine] = []  # narration widgets off the screen, for the next lines
+        self.spare_heads: list[Text] = []  # the same for the rounds' headings
+        self.revealed_texts: list[Text] = []  # the revealed ballot's heading and lines
+        self.peek_widgets: dict = {}  # the secrets to look at, by seat, what and whether on a phone
+        self.more = None  # the button to the round's earlier lines
 
     def update(self, force: bool = False) -> None:
         app = self.app
@@ -49,6 +53,7 @@ class BoardScreen(BaseScreen):
             return
         if force:  # a new language: nothing drawn before is kept
             self.lines, self.seat_buttons, self.waiting_parts, self.spare_lines = {}, {}, None, []
+            self.spare_heads, self.revealed_texts, self.peek_widgets, self.more = [], [], {}, None
         self._board(view, force)
         self._controls(view, force)
         self._waiting(view, force)
@@ -164,16 +169,24 @@ class BoardScreen(BaseScreen):
         if not self.changed("peeks", key, force):
             return
         box = self.ids.peeks
-        box.clear_widgets()
-        settle_height(box)
+        shown = []
         for seat, what, reveal in found:
-            if seat in app.connected:
-                box.add_widget(Text(text=app.t("ui.look_at_phone", seat=seat, what=what), grow=True,
-                                    base_font=dp(15), ink=ACT, size_hint_y=None))
-            else:
-                label = app.t("ui.hold_to_peek", seat=seat, what=what)
-                box.add_widget(HoldToPeek(text=label, hidden_text=label, reveal=reveal, size_hint_y=None,
-                                          height=dp(64), base_font=dp(15)))
+            on_phone = seat in app.connected
+            widget = self.peek_widgets.get((seat, what, on_phone))
+            if widget is None:  # made the first time, kept for the next (the dice come every round)
+                if on_phone:
+                    widget = Text(text=app.t("ui.look_at_phone", seat=seat, what=what), grow=True, base_font=dp(15),
+                                  ink=ACT, size_hint_y=None)
+                else:
+                    label = app.t("ui.hold_to_peek", seat=seat, what=what)
+                    widget = HoldToPeek(text=label, hidden_text=label, size_hint_y=None, height=dp(64),
+                                        base_font=dp(15))
+                self.peek_widgets[(seat, what, on_phone)] = widget
+            if not on_phone:
+                widget.reveal = reveal  # this step's secret
+            shown.append(widget)
+        show_only(box, shown)
+        settle_height(box)
 
     # -- the revealed ballot, while it is current -----------------------------------------------------------
 
@@ -192,15 +205,20 @@ class BoardScreen(BaseScreen):
         if not self.changed("revealed", json.dumps(result), force):
             return
         box = self.ids.revealed
-        box.clear_widgets()
         if result is None:
+            box.clear_widgets()
             settle_height(box)
             return
         title, lines = result
-        heading = app.t("ui.round_step", round=view.get("round"), step=title)
-        box.add_widget(Text(text=heading, grow=True, base_font=dp(15), size_hint_y=None, halign="left"))
-        for line in lines:
-            box.add_widget(Text(text=line, grow=True, base_font=dp(14), size_hint_y=None, halign="left"))
+        texts = [app.t("ui.round_step", round=view.get("round"), step=title), *lines]
+        while len(self.revealed_texts) < len(texts):  # made once, then given each reveal's words
+            first = not self.revealed_texts
+            self.revealed_texts.append(Text(grow=True, base_font=dp(15) if first else dp(14), size_hint_y=None,
+                                            halign="left"))
+        for widget, text in zip(self.revealed_texts, texts, strict=False):
+            widget.width = box.width - dp(12)  # (its padding)
+            widget.text = text
+        show_only(box, self.revealed_texts[:len(texts)])
 
     # -- this round's narration ---------------------------------------------------------------------------
 
@@ -225,12 +243,22 @@ class BoardScreen(BaseScreen):
             self.lines[key] = widget
             return widget
 
+        width = self.ids.narration.width  # given before the text: rendered once, at the width it is shown at
+
         def line(text: str, act: bool, taken_back: bool = False) -> NarrationLine:
             if self.spare_lines:  # a line that left the screen shows the new one: a new text, no new widget
                 widget = self.spare_lines.pop()
+                widget.width = width
                 widget.show(text, act, taken_back)
                 return widget
-            return NarrationLine(text, act=act, taken_back=taken_back)
+            return NarrationLine(text, act=act, taken_back=taken_back, width=width)
+
+        def head(round_: int) -> Text:
+            widget = self.spare_heads.pop() if self.spare_heads else Text(
+                grow=True, base_font=dp(13), ink=DIM, size_hint_y=None, halign="left")
+            widget.width = width
+            widget.text = app.t("ui.narration", round=round_)
+            return widget
 
         shown = []
         count = 0
@@ -244,28 +272,30 @@ class BoardScreen(BaseScreen):
         shown_round = None
         for index in reversed(range(start, len(public))):
             if count >= NARRATION_SHOWN and index < app.fresh_from:
-                shown.append(kept(("more", app.lang), self._more_lines))
+                shown.append(kept(("more", app.lang), self._more_lines))  # (kept while the language stays)
                 break
             entry = public[index]
             if entry.round != shown_round:
                 shown_round = entry.round
-                shown.append(kept(("round", entry.round, app.lang), lambda r=entry.round: Text(
-                    text=app.t("ui.narration", round=r), grow=True, base_font=dp(13), ink=DIM, size_hint_y=None,
-                    halign="left")))
+                shown.append(kept(("round", entry.round, app.lang), lambda r=entry.round: head(r)))
             text = app.words.say(entry.message)
             widget = kept((index, text, entry.act), lambda t=text, a=entry.act: line(t, a))
             widget.fresh = index >= app.fresh_from
             shown.append(widget)
             count += 1
         show_only(self.ids.narration, shown)
-        for widget in made.values():  # off the screen now: kept to show a later line
+        for key, widget in made.items():  # off the screen now: kept to show a later line
             if isinstance(widget, NarrationLine) and len(self.spare_lines) < SPARE_LINES:
                 self.spare_lines.append(widget)
+            elif key[0] == "round" and len(self.spare_heads) < 2:
+                self.spare_heads.append(widget)
         self.ids.scroll.scroll_y = 1
 
     def _more_lines(self) -> Action:
         app = self.app
-        more = Action(text=app.t("ui.narration_more"), size_hint_y=None, height=TARGET, base_font=dp(14),
+        if self.more is not None:
+            return self.more
+        more = self.more = Action(text=app.t("ui.narration_more"), size_hint_y=None, height=TARGET, base_font=dp(14),
                       tone="quiet")
         more.role = "more"
         more.bind(on_release=lambda *_: app.goto("history", newest=True))
@@ -275,6 +305,11 @@ class BoardScreen(BaseScreen):
         """Narration lines made before anyone needs them (app.on_start): a step shows its lines in them."""
         while len(self.spare_lines) < SPARE_LINES:
             self.spare_lines.append(NarrationLine("", act=False))
+        while len(self.spare_heads) < 2:
+            self.spare_heads.append(Text(grow=True, base_font=dp(13), ink=DIM, size_hint_y=None, halign="left"))
+        while len(self.revealed_texts) < 3:
+            self.revealed_texts.append(Text(grow=True, base_font=dp(15) if not self.revealed_texts else dp(14),
+                                            size_hint_y=None, halign="left"))
 
 
 class NarrationLine(Text):
