@@ -361,6 +361,14 @@ class Scroll(ScrollView):
         self.fbind("size", self._clip_to)
         self._clip_to()
 
+    def _bind_inactive_bar_color(self, *_args) -> None:
+        # Half a second after a scroll ScrollView fades its bar out over another half second: fifteen frames, each
+        # the whole screen again (under software GL, 15 ms of two cores each, after every step that added a line,
+        # and an answer arriving meanwhile waited behind them). The bar goes dim at once instead: one frame.
+        self.funbind("bar_color", self._change_bar_color)
+        self.fbind("bar_inactive_color", self._change_bar_color)
+        self._bar_color = self.bar_inactive_color
+
     def _clip_to(self, *_args) -> None:
         # The scissor takes window pixels: the box's corners as the window sees them (a Screen is a RelativeLayout).
         x0, y0 = self.to_window(self.x, self.y)
