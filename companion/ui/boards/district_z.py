@@ -14,7 +14,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
-from companion.ui.widgets import ACT, DANGER, DIM, GOOD, INK, Mark, Text, seat_colour
+from companion.ui.widgets import ACT, DANGER, DIM, GOOD, INK, Cached, Mark, Text, seat_colour
 from companion.ui.words import Words
 
 FACE_DOWN = (0.16, 0.17, 0.21, 1)
@@ -145,8 +145,10 @@ class Board(BoxLayout):
             self.grid.clear_widgets()
             self.grid.cols = width
             self.districts = [District() for _ in range(width * height)]
-            for district in self.districts:
-                self.grid.add_widget(district)
+            for district in self.districts:  # each drawn once into a picture of its own, again when it changes
+                holder = Cached()
+                holder.add_widget(district)
+                self.grid.add_widget(holder)
         survivors = view.get("survivors") or {}
         players = list(view.get("players") or [])
         turn = view.get("turn")

@@ -14,7 +14,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
-from companion.ui.widgets import ACT, CORNER, DANGER, DIM, INK, PANEL, Chip, Mark, Text, Token
+from companion.ui.widgets import ACT, CORNER, DANGER, DIM, INK, PANEL, Cached, Chip, Mark, Text, Token
 from companion.ui.words import Words
 
 LOCATIONS = (1, 2, 3, 4, 5, 6)
@@ -158,8 +158,10 @@ class Board(BoxLayout):
         self.add_widget(head)
         grid = GridLayout(cols=3, spacing=dp(4))
         self.cards = {loc: LocationCard(words, loc) for loc in LOCATIONS}
-        for loc in LOCATIONS:
-            grid.add_widget(self.cards[loc])
+        for loc in LOCATIONS:  # each drawn once into a picture of its own, again when it changes
+            holder = Cached()
+            holder.add_widget(self.cards[loc])
+            grid.add_widget(holder)
         self.add_widget(grid)
         self.info = Text(text="", base_font=dp(14), min_font=dp(9), ink=DIM, size_hint_y=None, height=dp(40),
                          halign="left", valign="middle")
