@@ -394,7 +394,8 @@ class Scroll(ScrollView):
 class Cached(RelativeLayout):
     """Its child is drawn into a picture of its own (a framebuffer) and the screen shows the picture: drawn again
     only when something in it changes. Software GL (llvmpipe) pays about 40 µs for every thing it draws, every
-    frame: a location card of ten texts, shapes and tokens costs one. Nothing in it takes touches."""
+    frame: a location card of ten texts, shapes and tokens costs one. Touches reach the child as in any
+    RelativeLayout."""
 
     def __init__(self, **kwargs):
         self._fbo = Fbo(size=(1, 1))
