@@ -225,7 +225,7 @@ class BoardScreen(BaseScreen):
     def _narration(self, view: dict, force: bool) -> None:
         """This round's lines, and the lines the last step brought even when they closed the round before: every line
         of the last step, then the round's older ones up to NARRATION_SHOWN lines, and past them a button to the
-        rest in History (a round of Mall of Horror says sixty lines; the screen shows about ten, and laying out all
+        rest in History (a round can say sixty lines; the screen shows about ten, and laying out all
         of them after every step cost more than drawing the frame). A line already on the screen keeps its widget:
         a new step adds its own lines and recolours the others, and a line that leaves shows a later one."""
         app = self.app
