@@ -36,12 +36,12 @@ RESTROOM_VOTE = {
 class RunningTable:
     """A Table with a save file, living on a loop that runs on its own thread, and PadButtons on it."""
 
-    def __init__(self, db: Path, position: dict | None = RESTROOM_VOTE):
+    def __init__(self, db: Path, position: dict | None = RESTROOM_VOTE, group_commit: bool = False):
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="table-loop", daemon=True)
         self.thread.start()
         self.said: list[str] = []
-        self.store: EventStore = self.call(lambda: EventStore(db))
+        self.store: EventStore = self.call(lambda: EventStore(db, group_commit=group_commit))
         self.table: Table = self.call(self._table)
         if position is not None:
             self.call(lambda: self.table.new_game("mall-of-horror", FOUR, position=position))

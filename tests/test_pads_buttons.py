@@ -138,6 +138,33 @@ def test_a_second_press_while_the_first_is_being_taken_is_refused(running):
     assert running.votes() == [{"seat": "red", "vote": "yellow"}]
 
 
+def test_the_next_press_is_not_refused_while_the_last_one_waits_for_the_disk(tmp_path):
+    """The in-flight guard ends once the table has taken a press; its acknowledgement still waits for the disk."""
+    running = RunningTable(tmp_path / "slow.sqlite3", group_commit=True)
+    disk = threading.Event()
+    sync = running.store.sync
+    running.store.sync = lambda: (disk.wait(WAIT), sync())[1]  # a slow SD card: the sync waits for the test
+    try:
+        for seat in ("blue", "yellow"):  # Red's is the last vote: Red loses it 2 to 1 and is asked again at once
+            running.call(lambda s=seat: running.table.answer({"seat": s, "vote": "red"}))
+        replies: list[str | None] = []
+
+        def reply(error: Message | None) -> None:
+            replies.append(None if error is None else text(error))
+
+        running.buttons.press("red", 3, reply)  # the vote for Yellow
+        assert wait_until(lambda: len(running.votes()) == 3)  # taken, not yet on disk
+        assert wait_until(lambda: running.call(lambda: running.table.question("red")) is not None)
+        running.buttons.press("red", 1, reply)  # the next question's first button: not "still being taken"
+        assert wait_until(lambda: len(running.answers()) == 4)
+        assert replies == []  # nothing unstored is acknowledged
+        disk.set()
+        assert wait_until(lambda: len(replies) == 2) and replies == [None, None]  # on disk: both acknowledged
+    finally:
+        disk.set()
+        running.close()
+
+
 def test_a_refused_secret_answer_is_never_said_aloud(running):
     gate = threading.Event()
     running.loop.call_soon_threadsafe(gate.wait, WAIT)

@@ -179,7 +179,8 @@ class PadButtons:
             if action is None:
                 loop.call_soon_threadsafe(self._refused, reason, reply)
             else:
-                self.table.answer_threadsafe(dict(action), partial(self._answered, seat, board.secret, reply))
+                self.table.answer_threadsafe(dict(action), partial(self._answered, seat, board.secret, reply),
+                                             taken=partial(self._taken, seat))
         except RuntimeError:  # the loop is closed: the companion is shutting down, the press goes nowhere
             log.debug("a pad press arrived after the table stopped")
 
@@ -212,6 +213,12 @@ class PadButtons:
         self.say(reason)
         if reply is not None:
             reply(reason)
+
+    def _taken(self, seat: str) -> None:
+        """The table has taken (or refused) the seat's press: its next press, on the board the table shows now, is
+        not a second press of the same one (its acknowledgement still waits for the disk)."""
+        with self._lock:
+            self._in_flight.discard(seat)
 
     def _answered(self, seat: str, secret: bool, reply: Reply | None, error: Refusal | None) -> None:
         with self._lock:
