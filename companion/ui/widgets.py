@@ -86,6 +86,9 @@ def app_font() -> str:
 SIZES = (8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 22, 25, 28, 32, 36, 40, 45, 50, 56, 64, 72, 80, 90)
 
 
+_CJK_FROM = "\u2e80"  # from here on, scripts that break between characters (CJK and the forms around it)
+
+
 def font_px(size: float) -> float:
     """The largest of SIZES not above `size` (the smallest one for anything smaller), as a float: Kivy names an
     open font by its size's text, and 15 and 15.0 would be two."""
@@ -158,7 +161,7 @@ class Text(Label):
             self.text_size = (width, None) if self.wrap else (None, None)
             self.texture_update()
             tw, th = self.texture_size
-            if (tw <= self.width and th <= self.height) or size <= least:
+            if (tw <= self.width and th <= self.height and not self._breaks_a_word(width)) or size <= least:
                 break
             step = smaller(size)
             if not self.wrap and tw > 0 and th > 0:
@@ -170,6 +173,17 @@ class Text(Label):
             self.text_size = (width, None)  # one line that fits: now aligned in its box
             self.texture_update()
         self._trigger_texture.cancel()
+
+    def _breaks_a_word(self, width: float) -> bool:
+        """Wrapped, a word of a language that spaces its words is wider than the box: Kivy would cut it in two
+        ("Supermark / et"), so a smaller size is tried. (Chinese breaks between any two characters.)"""
+        if not self.wrap:
+            return False
+        for word in self.text.split():
+            if len(word) > 3 and not any(_CJK_FROM <= c for c in word) \
+                    and self._label.get_extents(word)[0] > width + 0.5:
+                return True
+        return False
 
     def _unplaced(self) -> bool:
         """Kivy's first size (100 wide or high) is still this text's or a box's above it, and a layout (or a
