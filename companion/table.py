@@ -489,17 +489,17 @@ class Table:
 
     # -- devices on other threads ---------------------------------------------------------------------------
 
-    def answer_threadsafe(self, action: object, done: Callable[[str | None], None] | None = None,
-                          taken: Callable[[], None] | None = None) -> None:
+    def answer_threadsafe(self, action: object, done: Callable[[Refusal | None], None] | None = None,
+                          taken: Callable[[Refusal | None], None] | None = None) -> None:
         """From a device thread: hand the answer to the table's loop; `done(error or None)` runs on the loop, once
-        the answer is on disk; `taken()` runs on the loop as soon as the table has taken or refused it (the table
-        has moved on: a device may send its next answer before the disk has caught up)."""
+        the answer is on disk; `taken(error or None)` runs on the loop as soon as the table has taken or refused it
+        (the table has moved on: a device may send its next answer before the disk has caught up)."""
         if self.loop is None:
             raise TableError("table.no_loop")
         self.loop.call_soon_threadsafe(self._device_answer, action, done, taken)
 
     def _device_answer(self, action: object, done: Callable[[Refusal | None], None] | None,
-                       taken: Callable[[], None] | None = None) -> None:
+                       taken: Callable[[Refusal | None], None] | None = None) -> None:
         """Whatever happens, the device hears back: a device left waiting would stay locked."""
         outcome: Refusal | None = None
         try:
@@ -510,7 +510,7 @@ class Table:
             log.exception("an answer from a device failed")
             outcome = TableError("table.not_stored", detail=str(error) or type(error).__name__)
         if taken:
-            taken()
+            taken(outcome)
         if done and outcome is None:
             self.when_stored(lambda: done(None))  # acknowledged once it is on disk
         elif done:

@@ -214,17 +214,16 @@ class PadButtons:
         if reply is not None:
             reply(reason)
 
-    def _taken(self, seat: str) -> None:
+    def _taken(self, seat: str, error: Refusal | None) -> None:
         """The table has taken (or refused) the seat's press: its next press, on the board the table shows now, is
         not a second press of the same one (its acknowledgement still waits for the disk)."""
         with self._lock:
             self._in_flight.discard(seat)
-
-    def _answered(self, seat: str, secret: bool, reply: Reply | None, error: Refusal | None) -> None:
-        with self._lock:
-            self._in_flight.discard(seat)
             if error is None:
                 self._drafts.pop(seat, None)  # a number sent: the next one starts again from its lowest
+
+    def _answered(self, seat: str, secret: bool, reply: Reply | None, error: Refusal | None) -> None:
+        """The press's outcome, once it is on disk (or refused): said, and told to the pad."""
         said = None
         if error is not None:
             # the rules' reason can name the refused vote or destination: never said aloud for a secret prompt
