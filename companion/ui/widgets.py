@@ -86,9 +86,6 @@ def app_font() -> str:
 SIZES = (8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 22, 25, 28, 32, 36, 40, 45, 50, 56, 64, 72, 80, 90)
 
 
-_CJK_FROM = "\u2e80"  # from here on, scripts that break between characters (CJK and the forms around it)
-
-
 def font_px(size: float) -> float:
     """The largest of SIZES not above `size` (the smallest one for anything smaller), as a float: Kivy names an
     open font by its size's text, and 15 and 15.0 would be two."""
@@ -99,6 +96,9 @@ def font_px(size: float) -> float:
 def smaller(size: float) -> float:
     lower = [s for s in SIZES if s < size]
     return float(lower[-1]) if lower else size
+
+
+_CJK_FROM = "\u2e80"  # from here on, scripts that break between characters (CJK and the forms around it)
 
 
 class Text(Label):

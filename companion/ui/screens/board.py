@@ -272,7 +272,7 @@ class BoardScreen(BaseScreen):
         shown_round = None
         for index in reversed(range(start, len(public))):
             if count >= NARRATION_SHOWN and index < app.fresh_from:
-                shown.append(kept(("more", app.lang), self._more_lines))  # (kept while the language stays)
+                shown.append(self._more_lines())
                 break
             entry = public[index]
             if entry.round != shown_round:
@@ -292,6 +292,7 @@ class BoardScreen(BaseScreen):
         self.ids.scroll.scroll_y = 1
 
     def _more_lines(self) -> Action:
+        """The button to the round's earlier lines, made once (again after a change of language)."""
         app = self.app
         if self.more is not None:
             return self.more

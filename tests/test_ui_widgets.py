@@ -1,0 +1,118 @@
+"""The screen's building blocks (companion/ui/widgets.py) in a real offscreen Kivy window, each script in a process
+of its own (one Kivy window per process): Cached shows its child from a picture drawn once, at the child's place,
+and draws it again when the child changes (read back pixel by pixel); Text shrinks rather than cut a word of a
+spaced language in two, while Chinese, which breaks between any two characters, wraps at its size."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from companion.ui import fonts
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "KIVY_NO_ARGS": "1",
+       "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+
+
+def run(script: str) -> dict:
+    """What `script` printed last, as JSON."""
+    done = subprocess.run([sys.executable, "-c", script], env=ENV, cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+CACHED = r'''
+import json
+from companion.ui.run import configure_kivy, open_window
+configure_kivy("offscreen")
+Window = open_window()
+from kivy.base import EventLoop
+from kivy.graphics import Color, Rectangle
+from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.widget import Widget
+from companion.ui.widgets import Cached
+
+root = FloatLayout()
+Window.add_widget(root)
+holder = Cached(size_hint=(None, None), size=(100, 80), pos=(200, 100))
+inner = Widget()
+with inner.canvas:
+    paint = Color(1, 0, 0, 1)
+    Rectangle(pos=(10, 10), size=(40, 30))
+holder.add_widget(inner)
+root.add_widget(holder)
+
+def frame():
+    for _ in range(3):
+        EventLoop.idle()
+
+def pixel(x, y):
+    return list(glReadPixels(x, y, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE))[:3]
+
+frame()
+out = {"inside": pixel(225, 125), "outside": pixel(260, 125),
+       "in_picture": holder._fbo.indexof(inner.canvas) >= 0 and holder.canvas.indexof(inner.canvas) < 0}
+paint.rgba = (0, 1, 0, 1)  # the child changes: the picture is drawn again
+frame()
+out["changed"] = pixel(225, 125)
+holder.pos = (400, 300)  # moved: the same picture elsewhere
+frame()
+out["moved"] = pixel(425, 325)
+out["left_behind"] = pixel(225, 125)
+print(json.dumps(out))
+'''
+
+
+def test_a_cached_child_is_shown_from_its_picture_and_drawn_again_when_it_changes():
+    out = run(CACHED)
+    assert out["in_picture"]  # drawn into the picture, not onto the screen
+    assert out["inside"] == [255, 0, 0]  # the child's red, at the child's place in the holder
+    assert out["outside"] != [255, 0, 0]
+    assert out["changed"] == [0, 255, 0]
+    assert out["moved"] == [0, 255, 0] and out["left_behind"] != [0, 255, 0]
+
+
+FITTED = r'''
+import json
+from companion.ui.run import configure_kivy, open_window
+configure_kivy("offscreen")
+Window = open_window()
+from kivy.base import EventLoop
+from kivy.uix.floatlayout import FloatLayout
+from companion.ui import fonts
+from companion.ui.widgets import Text
+
+root = FloatLayout()
+Window.add_widget(root)
+made = {
+    "word": Text(text="Supermarket", base_font=17, min_font=8, size_hint=(None, None), size=(80, 40)),
+    "words": Text(text="Security HQ", base_font=17, min_font=8, size_hint=(None, None), size=(80, 40)),
+    "chinese": Text(text="第二轮：僵尸攻击超市", base_font=17, min_font=8, size_hint=(None, None), size=(80, 60),
+                    font_name=fonts.font_for("zh-Hans")),
+}
+for text in made.values():
+    root.add_widget(text)
+for _ in range(6):
+    EventLoop.idle()
+out = {}
+for name, text in made.items():
+    lines = ["".join(word.text for word in line.words) for line in text._label._cached_lines]
+    out[name] = {"lines": lines, "size": text.font_size, "fits": text.texture_size[0] <= text.width + 1
+                 and text.texture_size[1] <= text.height + 1}
+print(json.dumps(out, ensure_ascii=False))
+'''
+
+
+def test_a_word_is_never_cut_in_two_a_smaller_size_is_taken_instead():
+    out = run(FITTED)
+    assert out["word"]["lines"] == ["Supermarket"] and out["word"]["fits"] and out["word"]["size"] < 17
+    assert [line.strip() for line in out["words"]["lines"]] == ["Security", "HQ"] and out["words"]["fits"]
+    if not fonts.missing_cjk():
+        chinese = out["chinese"]
+        assert len(chinese["lines"]) > 1 and chinese["fits"] and chinese["size"] >= 14  # wrapped, not shrunk
