@@ -65,11 +65,12 @@ SCREEN_BLOCKS = ((0x20, 0x250), (0x2000, 0x2070), (0x2190, 0x2200), (0x25A0, 0x2
 def screen_characters() -> str:
     """Every character the screen can show in Chinese: those of every catalogue (in every language: a line quotes
     names and numbers) and of the languages' names, and the blocks above."""
-    from companion.catalogue import LANGUAGES
+    from companion.catalogue import LANGUAGES, catalogue
 
     chars = set("".join(LANGUAGES.values()))
-    for path in sorted(Path(__file__).resolve().parents[1].rglob("*.po")):
-        chars |= set(path.read_text(encoding="utf-8"))
+    for messages in catalogue().messages.values():  # the table's and every game's, read once for the app too
+        for message in messages.values():
+            chars |= set("".join(message) if isinstance(message, tuple) else message)
     for low, high in SCREEN_BLOCKS:
         chars |= {chr(code) for code in range(low, high)}
     return "".join(sorted(c for c in chars if c.isprintable()))
