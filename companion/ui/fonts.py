@@ -57,8 +57,9 @@ def missing_cjk() -> bool:
     return cjk_face(FACES["zh-Hans"]) is None
 
 
-# Beside the catalogues' own characters: Latin letters, punctuation, arrows, shapes, CJK punctuation, full-width forms.
-SCREEN_BLOCKS = ((0x20, 0x250), (0x2000, 0x2070), (0x2190, 0x2200), (0x25A0, 0x2600), (0x3000, 0x3040),
+# Beside the catalogues' own characters: Latin letters, punctuation, arrows, mathematical signs, shapes, CJK
+# punctuation, full-width forms (the screens write some themselves: − and + on a number's buttons, ×, ▶, →).
+SCREEN_BLOCKS = ((0x20, 0x250), (0x2000, 0x2070), (0x2190, 0x2300), (0x25A0, 0x2600), (0x3000, 0x3040),
                  (0xFF00, 0xFFF0))
 
 
