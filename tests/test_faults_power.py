@@ -216,7 +216,8 @@ def test_a_power_cut_at_any_sync_point_with_any_unsynced_writes_kept_resumes_wit
         shutil.rmtree(folder)
         checked += 1
     print(f"{checked} power cuts rebuilt from {len(ops)} recorded operations, {resumed} resumed by a table")
-    assert checked > 300 and resumed > 20
+    # Group commit shares a sync among the writes of its moment: fewer sync points, the more so on a busy machine.
+    assert checked > (300 if mode == "full" else 150) and resumed > 20
 
 
 # One process prepares a save file whose WAL holds many pages, then forks once per cut: the child checkpoints
