@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from companion.ui import fonts
+from companion.ui.run import gpu_renders
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "KIVY_NO_ARGS": "1",
@@ -86,6 +87,7 @@ Window = open_window()
 from kivy.base import EventLoop
 from kivy.uix.floatlayout import FloatLayout
 from companion.ui import fonts
+from companion.ui.run import gpu_renders
 from companion.ui.widgets import Text
 
 root = FloatLayout()
@@ -116,3 +118,33 @@ def test_a_word_is_never_cut_in_two_a_smaller_size_is_taken_instead():
     if not fonts.missing_cjk():
         chinese = out["chinese"]
         assert len(chinese["lines"]) > 1 and chinese["fits"] and chinese["size"] >= 14  # wrapped, not shrunk
+
+
+SAMPLES = r"""
+import json
+from companion.ui.run import configure_kivy, open_window
+configure_kivy("offscreen")
+Window = open_window()
+from kivy.graphics.opengl import glGetIntegerv, glGetString, GL_RENDERER
+print(json.dumps({"samples": glGetIntegerv(0x80A9)[0], "renderer": glGetString(GL_RENDERER).decode()}))
+"""
+
+
+def test_the_window_is_multisampled_only_where_a_gpu_draws_it():
+    out = run(SAMPLES)
+    if gpu_renders():
+        assert out["samples"] > 0, out
+    else:  # software GL: no pixel rastered four times over
+        assert out["samples"] == 0, out
+
+
+def test_a_gpu_is_a_render_node_this_user_may_open(tmp_path):
+    assert not gpu_renders(tmp_path / "missing")
+    dri = tmp_path / "dri"
+    dri.mkdir()
+    (dri / "card0").touch()  # a display card alone (KMS) does not render
+    assert not gpu_renders(dri)
+    node = dri / "renderD128"
+    node.touch()
+    node.chmod(0o600)
+    assert gpu_renders(dri)
