@@ -19,9 +19,9 @@ ENV = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "KIVY_NO_ARGS": "1",
        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
 
 
-def run(script: str) -> dict:
+def run(script: str, env: dict | None = None) -> dict:
     """What `script` printed last, as JSON."""
-    done = subprocess.run([sys.executable, "-c", script], env=ENV, cwd=ROOT, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", script], env=env or ENV, cwd=ROOT, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -125,17 +125,23 @@ import json
 from companion.ui.run import configure_kivy, open_window
 configure_kivy("offscreen")
 Window = open_window()
-from kivy.graphics.opengl import glGetIntegerv, glGetString, GL_RENDERER
-print(json.dumps({"samples": glGetIntegerv(0x80A9)[0], "renderer": glGetString(GL_RENDERER).decode()}))
+import os
+from kivy.graphics.opengl import glFinish, glGetIntegerv, glGetString, GL_RENDERER
+glFinish()
+threads = [open(f"/proc/self/task/{t}/comm").read().strip() for t in os.listdir("/proc/self/task")]
+print(json.dumps({"samples": glGetIntegerv(0x80A9)[0], "renderer": glGetString(GL_RENDERER).decode(),
+                  "raster_threads": sum(name.startswith("llvmpipe") for name in threads)}))
 """
 
 
 def test_the_window_is_multisampled_only_where_a_gpu_draws_it():
-    out = run(SAMPLES)
+    out = run(SAMPLES, {k: v for k, v in ENV.items() if k != "LP_NUM_THREADS"})  # the app's choice, not the caller's
     if gpu_renders():
         assert out["samples"] > 0, out
-    else:  # software GL: no pixel rastered four times over
+    else:  # software GL: no pixel rastered four times over, and no raster threads to hand each flush to
         assert out["samples"] == 0, out
+        if "llvmpipe" in out["renderer"]:
+            assert out["raster_threads"] == 0, out
 
 
 def test_a_gpu_is_a_render_node_this_user_may_open(tmp_path):
