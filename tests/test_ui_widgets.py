@@ -120,6 +120,86 @@ def test_a_word_is_never_cut_in_two_a_smaller_size_is_taken_instead():
         assert len(chinese["lines"]) > 1 and chinese["fits"] and chinese["size"] >= 14  # wrapped, not shrunk
 
 
+MEASURED = r"""
+import json
+from companion.ui.run import configure_kivy, open_window
+configure_kivy("offscreen")
+Window = open_window()
+from kivy.base import EventLoop
+from kivy.core.text.text_sdl2 import LabelSDL2
+from kivy.uix.floatlayout import FloatLayout
+from companion.catalogue import catalogue
+from companion.ui import fonts
+from companion.ui.widgets import MeasuredLabel, Text
+
+calls = {"n": 0}  # characters SDL_ttf measured (it loads each Chinese glyph again for each measure)
+measure = LabelSDL2.get_extents
+def counted(self, text):
+    calls["n"] += len(text)
+    return measure(self, text)
+LabelSDL2.get_extents = counted
+
+out = {"wider": [], "taller": 0, "lines": 0}
+for lang in ("zh-Hans", "zh-Hant"):
+    for size in (13.0, 20.0):
+        exact = LabelSDL2(font_name=fonts.font_for(lang), font_size=size)
+        quick = MeasuredLabel(font_name=fonts.font_for(lang), font_size=size)
+        exact.resolve_font_name()
+        quick.resolve_font_name()
+        for message in catalogue().messages[lang].values():
+            for text in (message if isinstance(message, tuple) else (message,)):
+                for line in text.split("\n"):
+                    for end in range(1, len(line) + 1, 3):  # its beginnings, as Kivy measures them to wrap a line
+                        (w, h), (qw, qh) = exact.get_extents(line[:end]), quick.get_extents(line[:end])
+                        out["wider"].append(qw - w)
+                        out["taller"] = max(out["taller"], abs(qh - h))
+                        out["lines"] += 1
+
+line = ("蓝色，当选的保安队长，前往 4 停车场。把 2 个僵尸放到 6 超市：骰子掷出两个 6。"
+        "红色的枪手从 1 洗手间被移走：被吃掉了。")
+root = FloatLayout()
+Window.add_widget(root)
+made = Text(text="", base_font=14, grow=True, size_hint=(None, None), width=280, font_name=fonts.font_for("zh-Hans"))
+root.add_widget(made)
+EventLoop.idle()
+calls["n"] = 0
+made.text = line
+for _ in range(4):
+    EventLoop.idle()
+out["measures"] = calls["n"]
+calls["n"] = 0
+made.text = line[::-1]  # the same characters again: measured already
+for _ in range(4):
+    EventLoop.idle()
+out["measures_again"] = calls["n"]
+made.text = line
+for _ in range(4):
+    EventLoop.idle()
+out["wrapped"] = ["".join(word.text for word in row.words) for row in made._label._cached_lines]
+plain = LabelSDL2(text=line, font_name=fonts.font_for("zh-Hans"), font_size=made.font_size,
+                  text_size=(made.width - 2 * made.pad, None))
+calls["n"] = 0
+plain.refresh()
+out["plain_measures"] = calls["n"]
+out["plain_wrapped"] = ["".join(word.text for word in row.words) for row in plain._cached_lines]
+out["fits"] = made.texture_size[0] <= made.width + 1
+print(json.dumps(out, ensure_ascii=False))
+"""
+
+
+def test_chinese_text_is_measured_from_its_pieces_never_narrower_and_wrapped_as_before():
+    if fonts.missing_cjk():
+        return
+    out = run(MEASURED)
+    wider = sorted(out["wider"])
+    assert out["lines"] > 5000 and wider[0] >= 0  # never narrower than SDL_ttf measures it: no text is cut
+    assert wider[len(wider) // 2] <= 1 and wider[-1] <= 10 and out["taller"] == 0
+    # A line of narration is wrapped at the same places, its characters measured once each rather than again in
+    # every longer beginning of the line; and the next line measures only the characters it is the first to show.
+    assert out["wrapped"] == out["plain_wrapped"] and len(out["wrapped"]) >= 3 and out["fits"]
+    assert out["measures"] * 3 < out["plain_measures"] and out["measures_again"] * 4 < out["measures"], out
+
+
 SAMPLES = r"""
 import json
 from companion.ui.run import configure_kivy, open_window
