@@ -563,6 +563,11 @@ async def play_game(args) -> dict:
         report["private"] = [app.words.say(e.message) for e in table.narration() if e.seats]
         await asyncio.sleep(1.5)  # the last step's sounds and voice
         report["sound"] = {**sound, "played": ears.played, "spoken": ears.spoken}
+        import gc
+
+        walked = {id(thing) for thing in gc.get_objects()}  # what Python's collections still walk
+        ahead = list(app.manager.get_screen("end").walk(restrict=True))  # the end screen, made ahead
+        report["collected"] = {"ahead": len(ahead), "walked": sum(id(w) in walked for w in ahead)}
         if phone is not None:
             report["phone"]["acks"] = phone.acks
             report["phone"]["errors"] = phone.errors
