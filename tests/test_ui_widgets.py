@@ -200,6 +200,57 @@ def test_chinese_text_is_measured_from_its_pieces_never_narrower_and_wrapped_as_
     assert out["measures"] * 3 < out["plain_measures"] and out["measures_again"] * 4 < out["measures"], out
 
 
+NEAREST = r"""
+import json
+from companion.ui.run import configure_kivy, open_window
+configure_kivy("offscreen")
+Window = open_window()
+from kivy.base import EventLoop
+from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
+from kivy.uix.floatlayout import FloatLayout
+from companion.ui import fonts
+from companion.ui.widgets import Text
+
+root = FloatLayout()
+Window.add_widget(root)
+texts = [Text(text="Put 2 zombies on 6 Supermarket", base_font=15, size_hint=(None, None), size=(301.5, 41.3),
+              pos=(10.4, 100.7)),
+         Text(text="▶ Ừ, Vàng đi đến 4 Bãi đỗ xe", base_font=14, halign="left", size_hint=(None, None),
+              size=(250, 40), pos=(10, 200.5))]
+if not fonts.missing_cjk():
+    texts.append(Text(text="把 2 个僵尸放到 6 超市", base_font=16, size_hint=(None, None), size=(260.2, 44),
+                      pos=(20.6, 300.2), font_name=fonts.font_for("zh-Hans")))
+for text in texts:
+    root.add_widget(text)
+
+def frame():
+    for _ in range(4):
+        EventLoop.idle()
+
+def pixels():
+    return [list(glReadPixels(int(t.x), int(t.y), int(t.width), int(t.height), GL_RGBA, GL_UNSIGNED_BYTE))
+            for t in texts]
+
+frame()
+out = {"filters": [[t.texture.min_filter, t.texture.mag_filter] for t in texts]}
+nearest = pixels()
+for text in texts:
+    text.texture.min_filter = text.texture.mag_filter = "linear"
+    text.canvas.ask_update()
+frame()
+out["same"] = [a == b for a, b in zip(nearest, pixels())]
+out["inked"] = [sum(1 for v in p[0::4] if v > 128) for p in nearest]
+print(json.dumps(out))
+"""
+
+
+def test_text_is_sampled_pixel_for_pixel_the_same_picture_as_blended():
+    out = run(NEAREST)
+    assert all(f == ["nearest", "nearest"] for f in out["filters"]), out["filters"]
+    assert all(n > 50 for n in out["inked"])  # the text is drawn there
+    assert all(out["same"]), out["same"]  # nearest is the picture a blend of four texels would give
+
+
 SAMPLES = r"""
 import json
 from companion.ui.run import configure_kivy, open_window

@@ -172,6 +172,15 @@ class Text(Label):
             options["usersize"] = self.text_size
             self._label = MeasuredLabel(**options)
 
+    def texture_update(self, *args) -> None:
+        super().texture_update(*args)
+        texture = self.texture
+        if texture is not None:
+            # Drawn pixel for pixel at its own size (kv/widgets.kv): the nearest texel is the same picture as a
+            # blend of four, and software GL samples one texel instead of four for every pixel of every text, each
+            # frame (a millisecond of the board's frame).
+            texture.mag_filter = texture.min_filter = "nearest"
+
     def fit(self, *_args) -> None:
         # Rendering text is the screen's dearest work: only again when the text, the font or the box changed, and
         # a new text only once a layout above has given it its size (rendered at Kivy's first 100x100 it would be
