@@ -251,62 +251,6 @@ def test_text_is_sampled_pixel_for_pixel_the_same_picture_as_blended():
     assert all(out["same"]), out["same"]  # nearest is the picture a blend of four texels would give
 
 
-TOKENS = r"""
-import json
-from companion.ui.run import configure_kivy, open_window
-configure_kivy("offscreen")
-Window = open_window()
-from kivy.base import EventLoop
-from kivy.graphics import Color, Rectangle
-from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
-from kivy.uix.floatlayout import FloatLayout
-from companion.ui.widgets import PANEL, Token
-
-root = FloatLayout()
-with root.canvas.before:
-    Color(*PANEL)
-    Rectangle(pos=(0, 0), size=(800, 480))
-Window.add_widget(root)
-tokens = {"red": Token("red", "7", size_hint=(None, None), size=(50, 50), pos=(100, 100)),
-          "red_again": Token("red", "7", size_hint=(None, None), size=(50, 50), pos=(200, 100)),
-          "faded": Token("blue", "3", faded=True, size_hint=(None, None), size=(50, 50), pos=(300, 100)),
-          "small": Token("red", "7", size_hint=(None, None), size=(30, 30), pos=(400, 100))}
-for token in tokens.values():
-    root.add_widget(token)
-for _ in range(4):
-    EventLoop.idle()
-
-def pixel(x, y):
-    return list(glReadPixels(x, y, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE))[:3]
-
-draws = ("Rectangle", "RoundedRectangle", "Line", "Mesh", "Ellipse", "Triangle", "Quad")
-out = {
-    "draws": {name: sum(type(i).__name__ in draws for i in t.canvas.children) + len(t.children)
-              for name, t in tokens.items()},
-    "shared": tokens["red"]._picture.texture is tokens["red_again"]._picture.texture,
-    "own_size": tokens["small"]._picture.texture is not tokens["red"]._picture.texture,
-    "fill": pixel(138, 115),  # right of the points, below the symbol: the seat's colour
-    "corner": pixel(100, 100),  # outside the rounded corner: the ground
-    "faded": pixel(338, 115),
-    "mark": pixel(100 + 50 - 10, 100 + 50 - 10),  # the symbol, in ink on the colour
-    "panel": [round(255 * c) for c in PANEL[:3]],
-}
-print(json.dumps(out))
-"""
-
-
-def test_a_token_is_one_picture_in_its_seats_colour_paler_when_hidden():
-    out = run(TOKENS)
-    assert set(out["draws"].values()) == {1}, out["draws"]  # one draw each, not five
-    assert out["shared"] and out["own_size"]
-    red, panel, blue = (219, 41, 41), out["panel"], (51, 117, 245)
-    assert all(abs(a - b) <= 2 for a, b in zip(out["fill"], red, strict=True)), out
-    assert all(abs(a - b) <= 2 for a, b in zip(out["corner"], panel, strict=True)), out
-    faded = [0.45 * c + 0.55 * g for c, g in zip(blue, panel, strict=True)]
-    assert all(abs(a - b) <= 3 for a, b in zip(out["faded"], faded, strict=True)), out
-    assert out["mark"] != out["fill"]
-
-
 SAMPLES = r"""
 import json
 from companion.ui.run import configure_kivy, open_window

@@ -275,38 +275,35 @@ class Mark(Widget):
         colour, shape = SEATS.get(self.seat, UNKNOWN)
         colour = tuple(self.tint[:3]) if self.tint else colour
         self.canvas.clear()
+        side = min(self.width, self.height)
+        cx, cy = self.center
+        points = shape_points(shape, cx, cy, side / 2)
         with self.canvas:
-            draw_mark(shape, colour, self.center_x, self.center_y, min(self.width, self.height), self.outline)
-
-
-def draw_mark(shape: str, colour: tuple, cx: float, cy: float, side: float, outline: bool = True) -> None:
-    """A seat's symbol, centred on (cx, cy), `side` across, onto the canvas being drawn (Mark, a token's picture)."""
-    points = shape_points(shape, cx, cy, side / 2)
-    Color(*colour[:3], 1)
-    if shape == "circle":
-        Ellipse(pos=(cx - side / 2, cy - side / 2), size=(side, side), segments=CIRCLE)
-    elif shape == "ring":  # hollow: told from the circle by its shape, not only by its colour
-        width = max(1.5, side * 0.13)
-        Line(circle=(cx, cy, side / 2 - width, 0, 360, CIRCLE), width=width)
-    elif shape == "cross":
-        arm = side * 0.18
-        Rectangle(pos=(cx - arm, cy - side / 2), size=(2 * arm, side))
-        Rectangle(pos=(cx - side / 2, cy - arm), size=(side, 2 * arm))
-    else:
-        fan(points, cx, cy)
-    if outline and sum(colour[:3]) < 0.5 and shape != "ring":
-        Color(0.85, 0.85, 0.85, 1)
-        if shape == "circle":
-            Line(circle=(cx, cy, side / 2, 0, 360, CIRCLE))
-        elif shape == "cross":
-            arm = side * 0.18
-            Line(points=[cx - arm, cy - side / 2, cx + arm, cy - side / 2, cx + arm, cy - arm,
-                         cx + side / 2, cy - arm, cx + side / 2, cy + arm, cx + arm, cy + arm,
-                         cx + arm, cy + side / 2, cx - arm, cy + side / 2, cx - arm, cy + arm,
-                         cx - side / 2, cy + arm, cx - side / 2, cy - arm, cx - arm, cy - arm],
-                 close=True)
-        else:
-            Line(points=points, close=True)
+            Color(*colour, 1)
+            if shape == "circle":
+                Ellipse(pos=(cx - side / 2, cy - side / 2), size=(side, side), segments=CIRCLE)
+            elif shape == "ring":  # hollow: told from the circle by its shape, not only by its colour
+                width = max(1.5, side * 0.13)
+                Line(circle=(cx, cy, side / 2 - width, 0, 360, CIRCLE), width=width)
+            elif shape == "cross":
+                arm = side * 0.18
+                Rectangle(pos=(cx - arm, cy - side / 2), size=(2 * arm, side))
+                Rectangle(pos=(cx - side / 2, cy - arm), size=(side, 2 * arm))
+            else:
+                fan(points, cx, cy)
+            if self.outline and sum(colour) < 0.5 and shape != "ring":
+                Color(0.85, 0.85, 0.85, 1)
+                if shape == "circle":
+                    Line(circle=(cx, cy, side / 2, 0, 360, CIRCLE))
+                elif shape == "cross":
+                    arm = side * 0.18
+                    Line(points=[cx - arm, cy - side / 2, cx + arm, cy - side / 2, cx + arm, cy - arm,
+                                 cx + side / 2, cy - arm, cx + side / 2, cy + arm, cx + arm, cy + arm,
+                                 cx + arm, cy + side / 2, cx - arm, cy + side / 2, cx - arm, cy + arm,
+                                 cx - side / 2, cy + arm, cx - side / 2, cy - arm, cx - arm, cy - arm],
+                         close=True)
+                else:
+                    Line(points=points, close=True)
 
 
 def shape_points(shape: str, cx: float, cy: float, r: float) -> list[float]:
@@ -559,76 +556,40 @@ def token_text(text: str, ink: tuple) -> Texture:
     return _TOKEN_TEXT[key]
 
 
-_PICTURES: dict[tuple, Fbo] = {}
-
-
-def picture(key: tuple, size: tuple[int, int], draw: Callable[[], None]) -> Texture:
-    """What `draw` draws (its instructions, from 0,0) in a picture of `size` pixels, drawn once and kept by `key`:
-    a piece shown again and again then costs software GL one draw instead of one for each of its shapes."""
-    fbo = _PICTURES.get(key)
-    if fbo is None:
-        fbo = _PICTURES[key] = Fbo(size=size)
-        with fbo:
-            ClearColor(0, 0, 0, 0)
-            ClearBuffers()
-            draw()
-        fbo.draw()
-        fbo.texture.mag_filter = fbo.texture.min_filter = "nearest"  # shown at its own size
-    return fbo.texture
-
-
 class Token(Widget):
-    """A piece on the board: the seat's colour and symbol, and a short text (a character's points). It is drawn
-    once into a picture for its seat, text and size, and shown from it (one draw instead of five); a hidden piece
-    is paler, mixed with the ground it lies on."""
+    """A piece on the board: the seat's colour and symbol, and a short text (a character's points)."""
 
-    def __init__(self, seat: str, text: str, faded: bool = False, ground: tuple = PANEL, **kwargs):
+    def __init__(self, seat: str, text: str, faded: bool = False, **kwargs):
         super().__init__(**kwargs)
         self.seat = seat
         self.faded = faded
         self.text = text
-        self.ground = tuple(ground)
-        with self.canvas:
-            Color(1, 1, 1, 1)
-            self._picture = Rectangle(size=(0, 0))
+        self.mark = Mark(seat=seat, tint=list(ink_on(seat)), outline=False)  # the symbol in ink on its colour
+        self.add_widget(self.mark)
         self.fbind("pos", self._draw)
         self.fbind("size", self._draw)
         self._draw()
 
-    def lie_on(self, ground: tuple) -> None:
-        if tuple(ground) != self.ground:
-            self.ground = tuple(ground)
-            self._draw()
-
     def _draw(self, *_args) -> None:
-        side = int(min(self.width, self.height))
-        if side < 4:
-            self._picture.size = (0, 0)
-            return
-        key = ("token", self.seat, self.text, self.faded, self.ground, side)
-        self._picture.texture = picture(key, (side, side), lambda: self._paint(side))
-        self._picture.pos = (int(self.center_x - side / 2), int(self.center_y - side / 2))
-        self._picture.size = (side, side)
-
-    def _paint(self, side: int) -> None:
-        colour = seat_colour(self.seat)
-        if self.faded:  # 45 % of the seat's colour over the ground, as a see-through piece would show
-            colour = tuple(0.45 * c + 0.55 * g for c, g in zip(colour, self.ground[:3], strict=True))
-        Color(*colour, 1)
-        RoundedRectangle(pos=(0, 0), size=(side, side), radius=[side * 0.2], segments=CORNER)
-        Color(0.9, 0.9, 0.9, 1)
-        # Lines one pixel wide: GL draws them as they are (a wider line is hundreds of triangles, and a hidden
-        # character's dashes need it too). Half a pixel in: the outline's pixels stay inside the picture.
-        Line(rounded_rectangle=(0.5, 0.5, side - 1, side - 1, side * 0.2, CORNER), dash_length=4 if self.faded else 1,
-             dash_offset=3 if self.faded else 0)
+        side = min(self.width, self.height)
+        x, y = self.center_x - side / 2, self.center_y - side / 2
+        self.canvas.before.clear()
         texture = token_text(self.text, ink_on(self.seat))
-        Color(1, 1, 1, 1)
-        high = side * 0.6
-        wide = high * texture.width / max(texture.height, 1)
-        Rectangle(texture=texture, pos=(side * 0.08, side * 0.06), size=(wide, high))
+        with self.canvas.before:
+            Color(*seat_colour(self.seat), 0.45 if self.faded else 1)
+            RoundedRectangle(pos=(x, y), size=(side, side), radius=[side * 0.2], segments=CORNER)
+            Color(0.9, 0.9, 0.9, 1)
+            # Lines one pixel wide: GL draws them as they are (a wider line is hundreds of triangles, and a hidden
+            # character's dashes need it too).
+            Line(rounded_rectangle=(x, y, side, side, side * 0.2, CORNER), dash_length=4 if self.faded else 1,
+                 dash_offset=3 if self.faded else 0)
+            Color(1, 1, 1, 1)
+            high = side * 0.6
+            wide = high * texture.width / max(texture.height, 1)
+            Rectangle(texture=texture, pos=(x + side * 0.08, y + side * 0.06), size=(wide, high))
         mark = side * 0.36
-        _, shape = SEATS.get(self.seat, UNKNOWN)
-        draw_mark(shape, ink_on(self.seat), side - mark / 2 - 1, side - mark / 2 - 1, mark, outline=False)
+        self.mark.size = (mark, mark)
+        self.mark.pos = (x + side - mark - 1, y + side - mark - 1)
 
 
 def settle_height(box) -> None:

@@ -19,7 +19,6 @@ from companion.ui.words import Words
 
 LOCATIONS = (1, 2, 3, 4, 5, 6)
 CAPACITY = {1: 3, 2: 4, 3: 4, 4: None, 5: 3, 6: 6}  # None: no limit
-CLOSED_GROUND = (0.1, 0.1, 0.12, 1)  # a closed location's card
 POINTS = {"pinup": 7, "tough": 5, "gunman": 3, "girl": 1}  # what each figure scores, printed on the token
 
 
@@ -102,16 +101,13 @@ class LocationCard(BoxLayout):
     def _place_tokens(self, *_args) -> None:
         area = self.tokens
         people = getattr(self, "people", [])
-        ground = CLOSED_GROUND if self.state[0] == "closed" else PANEL
         if getattr(self, "_people_drawn", None) != people:  # tokens change only with the pieces
             self._people_drawn = list(people)
             kept = {(t.seat, t.text, t.faded): t for t in area.children}
             area.clear_widgets()
             for seat, kind, hidden in people:
                 text = str(POINTS.get(kind, "?"))
-                area.add_widget(kept.pop((seat, text, hidden), None) or Token(seat, text, faded=hidden, ground=ground))
-        for token in area.children:
-            token.lie_on(ground)
+                area.add_widget(kept.pop((seat, text, hidden), None) or Token(seat, text, faded=hidden))
         if not people:
             return
         side = max(dp(16), min(dp(52), area.height - dp(3)))  # as big as the card lets them be, smaller when crowded
@@ -131,7 +127,7 @@ class LocationCard(BoxLayout):
         closed, attacked, voting, _ = self.state
         self.canvas.before.clear()
         with self.canvas.before:
-            Color(*(CLOSED_GROUND if closed else PANEL))
+            Color(*((0.1, 0.1, 0.12, 1) if closed else PANEL))
             RoundedRectangle(pos=self.pos, size=self.size, radius=[dp(8)], segments=CORNER)
             Color(*(0.95, 0.95, 0.95, 1))
             RoundedRectangle(pos=(self.x + dp(4), self.top - dp(4) - dp(30)), size=(dp(26), dp(30)), radius=[dp(5)],
