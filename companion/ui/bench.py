@@ -9,8 +9,12 @@ frame are printed too.
 
 Wall-clock figures follow the machine's load (software GL rasters on every core): each redraw's CPU time (the
 process's, its GL threads included, from the answer to the frame) is printed beside them, with the load average
-before and after. A third run plays the same game with the screen in Chinese (Noto CJK, a much bigger font) for its
+before and after. A third run plays the same games with the screen in Chinese (Noto CJK, a much bigger font) for its
 peak memory.
+
+The app plays random legal games (seeds 3, 4, 5...) one after the other on the same screen until the answers asked
+for (200 by default) are measured: a game of Mall of Horror is about 90 answers, and the p99 of one game would be
+its single slowest answer. The slowest answers are printed too.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import tempfile
 import time
 
 CHINESE = "zh-Hans"
+FIRST_SEED = 3  # the games played: random legal games of seeds 3, 4, 5... until the answers asked for are measured
 
 
 def bench_ui(idle: float = 30.0, answers: int = 200) -> int:
@@ -58,18 +63,20 @@ def bench_ui(idle: float = 30.0, answers: int = 200) -> int:
     print(f"  peak memory: {app['peak_mb']:.0f} MB  (bare window {bare['peak_mb']:.0f} MB; {ratio:.2f}x, "
           f"goal < 1.3x)")
     print(f"  answer -> screen redrawn: p50 {app['p50_ms']:.1f} ms, p99 {app['p99_ms']:.1f} ms over "
-          f"{app['samples']} answers  (bare window, new text -> redrawn: p50 {bare['p50_ms']:.1f} ms, "
-          f"p99 {bare['p99_ms']:.1f} ms; goal p99 < 50 ms)")
+          f"{app['samples']} answers in {app['games']} game(s)  (bare window, new text -> redrawn: "
+          f"p50 {bare['p50_ms']:.1f} ms, p99 {bare['p99_ms']:.1f} ms; goal p99 < 50 ms: "
+          f"{'met' if app['p99_ms'] < 50 else 'NOT met'})")
     print(f"    of which, at p50: the table storing the answer {app['store_p50_ms']:.1f} ms, the GL rastering the "
-          f"frame {app['raster_p50_ms']:.1f} ms; the last answer, which opens the end screen, {app['last_ms']:.1f} ms")
-    print("    the slowest: " + ", ".join(f"{ms:.1f} ms (answer {n}, {lines} new lines of narration)"
-                                       for ms, n, lines in app["slowest"]))
+          f"frame {app['raster_p50_ms']:.1f} ms; a game's last answer, which opens the end screen, at most "
+          f"{app['last_ms']:.1f} ms")
+    print("    the slowest: " + ", ".join(f"{ms:.1f} ms (game {g}, answer {n}, {lines} new lines of narration)"
+                                       for ms, g, n, lines in app["slowest"]))
     print(f"  CPU time per redraw (all the process's threads, answer -> frame: other processes' load adds little): "
           f"p50 {app['cpu_p50_ms']:.1f} ms, p99 {app['cpu_p99_ms']:.1f} ms  (bare window p50 "
           f"{bare['cpu_p50_ms']:.1f} ms, p99 {bare['cpu_p99_ms']:.1f} ms)")
     print(f"  the same game in {CHINESE}: peak memory {chinese['peak_mb']:.0f} MB "
           f"({chinese['peak_mb'] / bare['peak_mb']:.2f}x the bare window), answer -> screen redrawn "
-          f"p50 {chinese['p50_ms']:.1f} ms, p99 {chinese['p99_ms']:.1f} ms, "
+          f"p50 {chinese['p50_ms']:.1f} ms, p99 {chinese['p99_ms']:.1f} ms (slowest {chinese['max_ms']:.1f} ms), "
           f"CPU per redraw p50 {chinese['cpu_p50_ms']:.1f} ms, p99 {chinese['cpu_p99_ms']:.1f} ms")
     return 0
 
@@ -102,6 +109,7 @@ async def _measure(kind: str, idle: float, answers: int, first: dict, lang: str 
     from kivy.uix.label import Label
 
     box = None
+    plays: list[dict] = []
     if kind == "bare":
         class Bare(App):
             def build(self):
@@ -117,16 +125,21 @@ async def _measure(kind: str, idle: float, answers: int, first: dict, lang: str 
         from companion.ui.app import CompanionApp
 
         players = ["red", "yellow", "blue", "green"]
-        events, _ = random_game(mall_of_horror, players, random.Random(3))
         folder = tempfile.mkdtemp()
         box = Box(BoxOptions(db=os.path.join(folder, "bench.sqlite3"), host="127.0.0.1", port=0,
                              address="127.0.0.1"))
         await box.open()
-        box.table.cup = DiceCup(scripted=[tuple(e["roll"]) for e in events if "roll" in e],
-                                picks=[e["pick"] for e in events if "pick" in e])
-        box.table.new_game("mall-of-horror", players)
+
+        def new_game(seed: int) -> list[dict]:
+            """A random legal game of this seed, its dice scripted into the cup: its answers, in order."""
+            events, _ = random_game(mall_of_horror, players, random.Random(seed))
+            box.table.cup = DiceCup(scripted=[tuple(e["roll"]) for e in events if "roll" in e],
+                                    picks=[e["pick"] for e in events if "pick" in e])
+            box.table.new_game("mall-of-horror", players)
+            return [e for e in events if "roll" not in e and "pick" not in e]
+
+        plays = new_game(FIRST_SEED)
         app = CompanionApp(box, lang=lang)
-        plays = [e for e in events if "roll" not in e and "pick" not in e]
         from companion.ui import app as app_module
 
         finish = app_module.glFinish
@@ -144,6 +157,7 @@ async def _measure(kind: str, idle: float, answers: int, first: dict, lang: str 
     out: dict = {}
 
     async def script() -> None:
+        nonlocal plays
         if kind == "bare":  # finished as the app's frames are
             from kivy.graphics.opengl import glFinish
 
@@ -160,8 +174,14 @@ async def _measure(kind: str, idle: float, answers: int, first: dict, lang: str 
         cpu, wall = time.process_time(), time.monotonic()
         await asyncio.sleep(idle)
         out["idle_cpu_pct"] = 100 * (time.process_time() - cpu) / max(time.monotonic() - wall, 1e-9)
-        times, stored, rastered, cpus, steps = [], [], [], [], []
+        times, stored, rastered, cpus, steps, lasts = [], [], [], [], [], []
+        game, played = 1, 0
         for n in range(answers):
+            if kind != "bare" and (played >= len(plays) or app.table.state.over):
+                lasts.append(times[-1])  # the game's last answer opened the end screen
+                game += 1  # the next game, on the same screen: the answers asked for are not measured yet
+                plays, played = new_game(FIRST_SEED + game - 1), 0
+                await asyncio.sleep(1.0)  # the board again, settled
             before = len(drawn)
             del rasters[:]
             c0 = time.process_time()
@@ -169,21 +189,24 @@ async def _measure(kind: str, idle: float, answers: int, first: dict, lang: str 
             if kind == "bare":
                 app.label.text = f"Round {n + 2}"
             else:
-                if n >= len(plays) or app.table.state.over:
-                    break
                 lines = len(app.public_lines)
-                app.table.answer(plays[n])
+                app.table.answer(plays[played])
+                played += 1
             stored.append(time.perf_counter() - t0)
             while len(drawn) == before:
                 await asyncio.sleep(0.0005)
             times.append(drawn[before] - t0)  # the first frame after the answer, when it was finished
             if kind != "bare":
-                steps.append((times[-1], n + 1, len(app.public_lines) - lines))
+                steps.append((times[-1], game, played, len(app.public_lines) - lines))
             cpus.append(time.process_time() - c0)
             rastered.append(rasters[0] if rasters else 0.0)
             await asyncio.sleep(0.02)
-        out["last_ms"] = 1000 * times[-1] if times else 0.0  # the game's last answer opens the end screen
-        out["slowest"] = [(1000 * ms, n, lines) for ms, n, lines in sorted(steps, reverse=True)[:3]]
+        if kind != "bare" and app.table.state.over:
+            lasts.append(times[-1])
+        out["games"] = game
+        out["last_ms"] = 1000 * max(lasts) if lasts else 0.0  # the slowest of the games' last answers
+        out["max_ms"] = 1000 * max(times) if times else 0.0
+        out["slowest"] = [(1000 * ms, g, n, lines) for ms, g, n, lines in sorted(steps, reverse=True)[:3]]
         times.sort()
         out["samples"] = len(times)
         out["p50_ms"] = 1000 * statistics.median(times)
