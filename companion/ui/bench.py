@@ -181,7 +181,9 @@ async def _measure(kind: str, idle: float, answers: int, first: dict, lang: str 
                 lasts.append(times[-1])  # the game's last answer opened the end screen
                 game += 1  # the next game, on the same screen: the answers asked for are not measured yet
                 plays, played = new_game(FIRST_SEED + game - 1), 0
-                await asyncio.sleep(1.0)  # the board again, settled
+                # The board again, and the last game's widgets collected (a second after the screen changed): a table
+                # starts a game on the new-game screen, never a second before its first answer.
+                await asyncio.sleep(2.5)
             before = len(drawn)
             del rasters[:]
             c0 = time.process_time()
