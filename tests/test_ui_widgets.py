@@ -48,6 +48,11 @@ with inner.canvas:
     Rectangle(pos=(10, 10), size=(40, 30))
 holder.add_widget(inner)
 root.add_widget(holder)
+after = Widget()  # drawn after the picture: still blended over what lies beneath it
+with after.canvas:
+    Color(0, 0, 1, 0.5)
+    Rectangle(pos=(600, 100), size=(40, 40))
+root.add_widget(after)
 
 def frame():
     for _ in range(3):
@@ -57,7 +62,7 @@ def pixel(x, y):
     return list(glReadPixels(x, y, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE))[:3]
 
 frame()
-out = {"inside": pixel(225, 125), "outside": pixel(260, 125),
+out = {"inside": pixel(225, 125), "outside": pixel(260, 125), "half_blue": pixel(610, 110),
        "in_picture": holder._fbo.indexof(inner.canvas) >= 0 and holder.canvas.indexof(inner.canvas) < 0}
 paint.rgba = (0, 1, 0, 1)  # the child changes: the picture is drawn again
 frame()
@@ -74,7 +79,9 @@ def test_a_cached_child_is_shown_from_its_picture_and_drawn_again_when_it_change
     out = run(CACHED)
     assert out["in_picture"]  # drawn into the picture, not onto the screen
     assert out["inside"] == [255, 0, 0]  # the child's red, at the child's place in the holder
-    assert out["outside"] != [255, 0, 0]
+    assert out["outside"] == [20, 23, 28]  # the rest of the picture is the ground it lies on (the window's BG)
+    # Blending is on again after the picture: half blue over the window's black.
+    assert out["half_blue"][:2] == [0, 0] and abs(out["half_blue"][2] - 128) <= 1
     assert out["changed"] == [0, 255, 0]
     assert out["moved"] == [0, 255, 0] and out["left_behind"] != [0, 255, 0]
 
