@@ -67,7 +67,7 @@ def test_a_collection_walks_only_what_the_game_made_not_the_screens_made_ahead(g
     """The screens and lines made ahead live as long as the app: set aside from Python's collections, which
     otherwise walked them all (15-25 ms) each time they looked for the widgets a step dropped."""
     collected = games[lang]["collected"]
-    assert collected["ahead"] > 10 and collected["walked"] == 0, collected
+    assert collected["ahead"] > 3 and collected["walked"] == 0, collected
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-Hant"])

@@ -566,7 +566,8 @@ async def play_game(args) -> dict:
         import gc
 
         walked = {id(thing) for thing in gc.get_objects()}  # what Python's collections still walk
-        ahead = list(app.manager.get_screen("end").walk(restrict=True))  # the end screen, made ahead
+        end = app.manager.get_screen("end")  # made ahead, with its kv layout (its rows may be made at the end)
+        ahead = [end, *end.ids.values()]
         report["collected"] = {"ahead": len(ahead), "walked": sum(id(w) in walked for w in ahead)}
         if phone is not None:
             report["phone"]["acks"] = phone.acks
