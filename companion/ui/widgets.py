@@ -104,38 +104,52 @@ def smaller(size: float) -> float:
 
 _CJK_FROM = "\u2e80"  # from here on, scripts that break between characters (CJK and the forms around it)
 _HAS_CJK = re.compile("[\u2e80-\U0010ffff]")
-_PIECES = re.compile("[\u2e80-\U0010ffff]|[^\u2e80-\U0010ffff]+")  # a CJK character, or a run of other text
-_PIECE_WIDTHS: dict[tuple, dict[str, tuple[int, int]]] = {}  # (font file, size) -> piece -> its extents
+_RUNS = re.compile("[\u2e80-\U0010ffff]|[^\u2e80-\U0010ffff]+")  # a CJK character, or a run of other text
+_WORDS = re.compile("[\u2e80-\U0010ffff]| +|[^ \u2e80-\U0010ffff]+")  # a CJK character, spaces, or a word
+_SAMPLE = "Put 2 zombies on 6 Supermarket: Yellow's Gunman, 7 + 3 = 10 (ĐỎ, Vàng)."
+_MEASURES: dict[tuple, tuple[bool, dict[str, tuple[int, int]]]] = {}  # (font file, size) -> (whole pixels?, pieces)
 _PIECES_KEPT = 20000  # pieces measured per font and size before they are measured afresh
 
 
 class MeasuredLabel(CoreLabel):
-    """Kivy's text renderer, measuring text with Chinese in it from its pieces.
+    """Kivy's text renderer, measuring a text from its pieces, each measured once per font and size.
 
-    Kivy wraps a line with no spaces by measuring it again one character longer each time, and SDL_ttf, whose glyph
-    cache holds 256 glyphs, loads each Chinese glyph from the font again on every measure: 40 µs a measure where Latin
-    text takes 10, and a Chinese line of narration takes about sixty. Here each piece (a Chinese character, or the
-    run of other text between two) is measured once per font and size, and a text is the sum of its pieces plus a
-    pixel for each run: SDL_ttf rounds each run's width on its own but not the whole line's. Never narrower than
-    SDL_ttf measures the whole (its text is not cut), a pixel or two wider. Text without Chinese is measured as it
-    always was."""
+    Kivy wraps a line by measuring it again up to each next space (a Chinese line, with none: one character longer
+    each time), a C call each; and SDL_ttf, whose glyph cache holds 256 glyphs, loads each Chinese glyph from the font
+    again on every measure: 40 µs a measure where Latin text takes 10, about sixty measures a line of narration.
+
+    A font whose widths add up (DejaVu, hinted to whole pixels) measures a text as the sum of its words, spaces and
+    Chinese characters: exactly, or a pixel wider where a word's last glyph has less ink than width. A font whose
+    widths are fractions of a pixel (Noto CJK's Latin letters) rounds each piece on its own but not the whole line:
+    there a text with Chinese in it is the sum of its Chinese characters and of the runs of other text between them,
+    plus a pixel a run, and a text without Chinese is measured whole. Never narrower than SDL_ttf measures the whole
+    (its text is not cut), a pixel or two wider at most, and wrapped at the same places (tests/test_ui_widgets.py)."""
 
     def get_extents(self, text):
-        if not _HAS_CJK.search(text):
-            return super().get_extents(text)
         options = self.options
         key = (options["font_name_r"], options["font_size"])
-        widths = _PIECE_WIDTHS.get(key)
-        if widths is None or len(widths) > _PIECES_KEPT:
-            widths = _PIECE_WIDTHS[key] = {}
+        measures = _MEASURES.get(key)
+        if measures is None or len(measures[1]) > _PIECES_KEPT:
+            measures = _MEASURES[key] = (self._whole_pixels(), {})
+        whole_pixels, widths = measures
+        if not text or not (whole_pixels or _HAS_CJK.search(text)):
+            return super().get_extents(text)
         width = height = 0
-        for piece in _PIECES.findall(text):
+        for piece in (_WORDS if whole_pixels else _RUNS).findall(text):
             extents = widths.get(piece)
             if extents is None:
                 extents = widths[piece] = tuple(super().get_extents(piece))
-            width += extents[0] + (piece < _CJK_FROM)
+            width += extents[0] + (not whole_pixels and piece < _CJK_FROM)
             height = max(height, extents[1])
         return width, height
+
+    def _whole_pixels(self) -> bool:
+        """The font's widths add up: each beginning of a sentence, up to a space, measures no wider than its words
+        and spaces do (SDL_ttf trims a text to its last glyph's ink, which a word followed by a space also has)."""
+        measure = super().get_extents
+        ends = [i for i, c in enumerate(_SAMPLE) if c == " "] + [len(_SAMPLE)]
+        return all(measure(_SAMPLE[:end])[0] <= sum(measure(p)[0] for p in _WORDS.findall(_SAMPLE[:end]))
+                   for end in ends)
 
 
 class Text(Label):
