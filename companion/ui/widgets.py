@@ -106,8 +106,10 @@ _CJK_FROM = "\u2e80"  # from here on, scripts that break between characters (CJK
 _HAS_CJK = re.compile("[\u2e80-\U0010ffff]")
 _RUNS = re.compile("[\u2e80-\U0010ffff]|[^\u2e80-\U0010ffff]+")  # a CJK character, or a run of other text
 _WORDS = re.compile("[\u2e80-\U0010ffff]| +|[^ \u2e80-\U0010ffff]+")  # a CJK character, spaces, or a word
-_SAMPLE = "Put 2 zombies on 6 Supermarket: Yellow's Gunman, 7 + 3 = 10 (ĐỎ, Vàng)."
+_SAMPLE = ("The quick brown fox jumps over the lazy dog. THE QUICK BROWN FOX JUMPS OVER THE LAZY DOG! 0123456789 "
+           "+ - = / (7) [3], Wolf's \"AV\" Đỏ và Vàng, Xanh lá; Ừ.")  # a font's widths, tried at every character
 _MEASURES: dict[tuple, tuple[bool, dict[str, tuple[int, int]]]] = {}  # (font file, size) -> (whole pixels?, pieces)
+_WHOLE_PIXELS: dict[str, bool] = {}  # font file -> its widths add up (tried once, at three sizes)
 _PIECES_KEPT = 20000  # pieces measured per font and size before they are measured afresh
 
 
@@ -130,7 +132,11 @@ class MeasuredLabel(CoreLabel):
         key = (options["font_name_r"], options["font_size"])
         measures = _MEASURES.get(key)
         if measures is None or len(measures[1]) > _PIECES_KEPT:
-            measures = _MEASURES[key] = (self._whole_pixels(), {})
+            font = options["font_name_r"]
+            if font not in _WHOLE_PIXELS:
+                _WHOLE_PIXELS[font] = all(MeasuredLabel(font_name=font, font_size=size)._whole_pixels()
+                                          for size in (11.0, 15.0, 20.0))
+            measures = _MEASURES[key] = (_WHOLE_PIXELS[font], {})
         whole_pixels, widths = measures
         if not text or not (whole_pixels or _HAS_CJK.search(text)):
             return super().get_extents(text)
@@ -144,12 +150,20 @@ class MeasuredLabel(CoreLabel):
         return width, height
 
     def _whole_pixels(self) -> bool:
-        """The font's widths add up: each beginning of a sentence, up to a space, measures no wider than its words
-        and spaces do (SDL_ttf trims a text to its last glyph's ink, which a word followed by a space also has)."""
+        """The font's widths add up: every beginning of a sample of letters, figures and signs measures no wider
+        than its words and spaces do (SDL_ttf trims a text to its last glyph's ink, which a word also has)."""
+        self.resolve_font_name()
         measure = super().get_extents
-        ends = [i for i, c in enumerate(_SAMPLE) if c == " "] + [len(_SAMPLE)]
-        return all(measure(_SAMPLE[:end])[0] <= sum(measure(p)[0] for p in _WORDS.findall(_SAMPLE[:end]))
-                   for end in ends)
+        pieces: dict[str, int] = {}
+        for end in range(1, len(_SAMPLE) + 1):
+            text = _SAMPLE[:end]
+            parts = _WORDS.findall(text)
+            for part in parts:
+                if part not in pieces:
+                    pieces[part] = measure(part)[0]
+            if measure(text)[0] > sum(pieces[part] for part in parts):
+                return False
+        return True
 
 
 class Text(Label):
