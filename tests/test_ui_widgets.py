@@ -152,12 +152,14 @@ if not fonts.missing_cjk():
     cases += [("zh-Hans", fonts.font_for("zh-Hans")), ("zh-Hant", fonts.font_for("zh-Hant")),
               ("en", fonts.font_for("zh-Hans"))]  # Latin in the Chinese face: names, numbers
 for lang, font in cases:
-    found = out.setdefault(f"{lang} in {font.rsplit('/', 1)[-1][:12]}", {"wider": [], "taller": 0})
+    found = out.setdefault(f"{lang} in {font.rsplit('/', 1)[-1][:12]}", {"wider": [], "taller": 0, "summed": 0})
     for size in (13.0, 15.0, 20.0):
         exact = LabelSDL2(font_name=font, font_size=size)
         quick = MeasuredLabel(font_name=font, font_size=size)
+        fresh = MeasuredLabel(font_name=font, font_size=size)  # each text summed from its first piece
         exact.resolve_font_name()
         quick.resolve_font_name()
+        fresh.resolve_font_name()
         for message in catalogue().messages[lang].values():
             for text in (message if isinstance(message, tuple) else (message,)):
                 for line in text.split("\n"):
@@ -167,6 +169,8 @@ for lang, font in cases:
                         (w, h), (qw, qh) = exact.get_extents(line[:end]), quick.get_extents(line[:end])
                         found["wider"].append(qw - w)
                         found["taller"] = max(found["taller"], abs(qh - h))
+                        fresh._last = None
+                        found["summed"] += fresh.get_extents(line[:end]) != (qw, qh)  # adding on = summing anew
 
 root = FloatLayout()
 Window.add_widget(root)
@@ -217,6 +221,7 @@ def test_text_is_measured_from_its_pieces_never_narrower_and_wrapped_as_before()
         wider = sorted(found["wider"])
         assert len(wider) > 3000 and wider[0] >= 0, case  # never narrower than SDL_ttf measures it: nothing is cut
         assert wider[len(wider) // 2] <= 1 and wider[-1] <= 10 and found["taller"] == 0, (case, wider[-20:])
+        assert found["summed"] == 0, case
     assert "wrap en" in out
 
 

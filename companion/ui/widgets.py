@@ -113,6 +113,14 @@ _WHOLE_PIXELS: dict[str, bool] = {}  # font file -> its widths add up (tried onc
 _PIECES_KEPT = 20000  # pieces measured per font and size before they are measured afresh
 
 
+def _one_piece(before: str, after: str, whole_pixels: bool) -> bool:
+    """Two characters side by side belong to one piece: neither is Chinese, and (measuring words) both are spaces or
+    neither is."""
+    if before >= _CJK_FROM or after >= _CJK_FROM:
+        return False
+    return not whole_pixels or (before == " ") == (after == " ")
+
+
 class MeasuredLabel(CoreLabel):
     """Kivy's text renderer, measuring a text from its pieces, each measured once per font and size.
 
@@ -126,6 +134,8 @@ class MeasuredLabel(CoreLabel):
     there a text with Chinese in it is the sum of its Chinese characters and of the runs of other text between them,
     plus a pixel a run, and a text without Chinese is measured whole. Never narrower than SDL_ttf measures the whole
     (its text is not cut), a pixel or two wider at most, and wrapped at the same places (tests/test_ui_widgets.py)."""
+
+    _last: tuple | None = None  # (font and size, text, width, height): the text measured last
 
     def get_extents(self, text):
         options = self.options
@@ -141,12 +151,20 @@ class MeasuredLabel(CoreLabel):
         if not text or not (whole_pixels or _HAS_CJK.search(text)):
             return super().get_extents(text)
         width = height = 0
-        for piece in (_WORDS if whole_pixels else _RUNS).findall(text):
+        rest = text
+        last = self._last
+        if last is not None and last[0] == key and len(text) > len(last[1]) and text.startswith(last[1]) \
+                and not _one_piece(last[1][-1], text[len(last[1])], whole_pixels):
+            # Kivy measures a line again one word (or Chinese character) longer: only what was added is summed.
+            width, height, rest = last[2], last[3], text[len(last[1]):]
+        for piece in (_WORDS if whole_pixels else _RUNS).findall(rest):
             extents = widths.get(piece)
             if extents is None:
                 extents = widths[piece] = tuple(super().get_extents(piece))
             width += extents[0] + (not whole_pixels and piece < _CJK_FROM)
-            height = max(height, extents[1])
+            if extents[1] > height:
+                height = extents[1]
+        self._last = (key, text, width, height)
         return width, height
 
     def _whole_pixels(self) -> bool:
