@@ -59,3 +59,10 @@ def test_every_screen_is_shot_in_every_language(reports, size):
 def test_no_text_overflows_shows_tofu_or_is_left_untranslated(reports, size):
     problems = reports[size]["problems"]
     assert not problems, "\n".join(problems[:40])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_after_a_change_of_language_nothing_is_set_aside_from_collections(reports, size):
+    """The widgets made at the start are set aside from Python's collections (they live as long as the app); a
+    change of language makes every screen's words again and drops them: set aside, they would never be freed."""
+    assert reports[size]["set_aside"] == 0

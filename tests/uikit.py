@@ -706,6 +706,10 @@ async def all_screens(args) -> dict:
         await capture(d, "history", "history")
         await capture(d, "end", "end")
         report["shown"] = shown
+        import gc
+
+        await asyncio.sleep(2.5)  # past the screens made ahead
+        report["set_aside"] = gc.get_freeze_count()  # after changes of language: nothing (it could never be freed)
 
     try:
         await run_with(app, script)

@@ -69,6 +69,7 @@ class CompanionApp(App):
         self._collect_due = False
         self._drawn_at = 0.0
         self.alerts = None  # over every screen: takeovers, storage problems (companion/ui/screens/join.py)
+        self._set_aside = True  # what is made at the start is set aside from collections (until a new language)
         self._devices_seen = None
 
     # -- words --------------------------------------------------------------------------------------------
@@ -83,6 +84,10 @@ class CompanionApp(App):
         self.words.set(code)
         self.font = self.words.font
         self.lang = code
+        # The screens' words are all made again: what was set aside as living as long as the app may be dropped now
+        # (set aside, it would never be collected), and nothing is set aside any more.
+        self._set_aside = False
+        gc.unfreeze()
         for widget in self.root.walk(restrict=False) if self.root else ():
             if isinstance(widget, Text) and not getattr(widget, "fixed_font", False):
                 widget.font_name = self.font
@@ -156,7 +161,8 @@ class CompanionApp(App):
         if self.view is None:
             self.goto("newgame")
         Clock.schedule_once(self._make_ahead, MADE_AHEAD)
-        gc.freeze()  # what is made by now lives as long as the app: later collections leave it alone
+        if self._set_aside:
+            gc.freeze()  # what is made by now lives as long as the app: later collections leave it alone
 
     def _make_ahead(self, _dt) -> None:
         """What a step would otherwise make while the table waits for its frame: the end screen (the last answer
@@ -165,8 +171,9 @@ class CompanionApp(App):
         self.screen("board").make_ahead()
         # They too live as long as the app: out of every later collection, which would otherwise walk them all
         # (about 40,000 objects, 15-25 ms) each time it looks for the widgets a step dropped.
-        gc.collect()
-        gc.freeze()
+        if self._set_aside:
+            gc.collect()
+            gc.freeze()
 
     def on_stop(self) -> None:
         self.sounds.close()
