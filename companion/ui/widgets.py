@@ -108,7 +108,7 @@ _RUNS = re.compile("[\u2e80-\U0010ffff]|[^\u2e80-\U0010ffff]+")  # a CJK charact
 _WORDS = re.compile("[\u2e80-\U0010ffff]| +|[^ \u2e80-\U0010ffff]+")  # a CJK character, spaces, or a word
 _SAMPLE = ("The quick brown fox jumps over the lazy dog. THE QUICK BROWN FOX JUMPS OVER THE LAZY DOG! 0123456789 "
            "+ - = / (7) [3], Wolf's \"AV\" Đỏ và Vàng, Xanh lá; Ừ.")  # a font's widths, tried at every character
-_MEASURES: dict[tuple, tuple[bool, dict[str, tuple[int, int]]]] = {}  # (font file, size) -> (whole pixels?, pieces)
+_PIECE_WIDTHS: dict[tuple, dict[str, tuple[int, int]]] = {}  # (font file, size) -> piece -> its extents
 _WHOLE_PIXELS: dict[str, bool] = {}  # font file -> its widths add up (tried once, at three sizes)
 _PIECES_KEPT = 20000  # pieces measured per font and size before they are measured afresh
 
@@ -138,16 +138,15 @@ class MeasuredLabel(CoreLabel):
     _last: tuple | None = None  # (font and size, text, width, height): the text measured last
 
     def get_extents(self, text):
-        options = self.options
-        key = (options["font_name_r"], options["font_size"])
-        measures = _MEASURES.get(key)
-        if measures is None or len(measures[1]) > _PIECES_KEPT:
-            font = options["font_name_r"]
-            if font not in _WHOLE_PIXELS:
-                _WHOLE_PIXELS[font] = all(MeasuredLabel(font_name=font, font_size=size)._whole_pixels()
-                                          for size in (11.0, 15.0, 20.0))
-            measures = _MEASURES[key] = (_WHOLE_PIXELS[font], {})
-        whole_pixels, widths = measures
+        font = self.options["font_name_r"]
+        key = (font, self.options["font_size"])
+        if font not in _WHOLE_PIXELS:
+            _WHOLE_PIXELS[font] = all(MeasuredLabel(font_name=font, font_size=size)._whole_pixels()
+                                      for size in (11.0, 15.0, 20.0))
+        whole_pixels = _WHOLE_PIXELS[font]
+        widths = _PIECE_WIDTHS.get(key)
+        if widths is None or len(widths) > _PIECES_KEPT:
+            widths = _PIECE_WIDTHS[key] = {}
         if not text or not (whole_pixels or _HAS_CJK.search(text)):
             return super().get_extents(text)
         width = height = 0
@@ -278,8 +277,7 @@ class Text(Label):
         if not self.wrap:
             return False
         for word in self.text.split():
-            if len(word) > 3 and not any(_CJK_FROM <= c for c in word) \
-                    and self._label.get_extents(word)[0] > width + 0.5:
+            if len(word) > 3 and not _HAS_CJK.search(word) and self._label.get_extents(word)[0] > width + 0.5:
                 return True
         return False
 
@@ -521,7 +519,7 @@ class Cached(RelativeLayout):
     is shown without blending: software GL blends a pixel in twice the time it copies one (a millisecond a frame for
     the six location cards)."""
 
-    def __init__(self, ground: tuple = BG, **kwargs):
+    def __init__(self, child: Widget | None = None, ground: tuple = BG, **kwargs):
         self._fbo = Fbo(size=(1, 1))
         with self._fbo:
             ClearColor(*ground)
@@ -535,6 +533,8 @@ class Cached(RelativeLayout):
             Callback(_blended)
         self.fbind("size", self._resize)
         self._resize()
+        if child is not None:
+            self.add_widget(child)
 
     def _resize(self, *_args) -> None:
         size = (max(1, int(round(self.width))), max(1, int(round(self.height))))

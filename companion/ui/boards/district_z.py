@@ -146,9 +146,7 @@ class Board(BoxLayout):
             self.grid.cols = width
             self.districts = [District() for _ in range(width * height)]
             for district in self.districts:  # each drawn once into a picture of its own, again when it changes
-                holder = Cached()
-                holder.add_widget(district)
-                self.grid.add_widget(holder)
+                self.grid.add_widget(Cached(district))
         survivors = view.get("survivors") or {}
         players = list(view.get("players") or [])
         turn = view.get("turn")

@@ -159,9 +159,7 @@ class Board(BoxLayout):
         grid = GridLayout(cols=3, spacing=dp(4))
         self.cards = {loc: LocationCard(words, loc) for loc in LOCATIONS}
         for loc in LOCATIONS:  # each drawn once into a picture of its own, again when it changes
-            holder = Cached()
-            holder.add_widget(self.cards[loc])
-            grid.add_widget(holder)
+            grid.add_widget(Cached(self.cards[loc]))
         self.add_widget(grid)
         self.info = Text(text="", base_font=dp(14), min_font=dp(9), ink=DIM, size_hint_y=None, height=dp(40),
                          halign="left", valign="middle")
