@@ -212,9 +212,7 @@ class BoardScreen(BaseScreen):
         title, lines = result
         texts = [app.t("ui.round_step", round=view.get("round"), step=title), *lines]
         while len(self.revealed_texts) < len(texts):  # made once, then given each reveal's words
-            first = not self.revealed_texts
-            self.revealed_texts.append(Text(grow=True, base_font=dp(15) if first else dp(14), size_hint_y=None,
-                                            halign="left"))
+            self.revealed_texts.append(_revealed_text(first=not self.revealed_texts))
         for widget, text in zip(self.revealed_texts, texts, strict=False):
             widget.width = box.width - dp(12)  # (its padding)
             widget.text = text
@@ -254,8 +252,7 @@ class BoardScreen(BaseScreen):
             return NarrationLine(text, act=act, taken_back=taken_back, width=width)
 
         def head(round_: int) -> Text:
-            widget = self.spare_heads.pop() if self.spare_heads else Text(
-                grow=True, base_font=dp(13), ink=DIM, size_hint_y=None, halign="left")
+            widget = self.spare_heads.pop() if self.spare_heads else _round_head()
             widget.width = width
             widget.text = app.t("ui.narration", round=round_)
             return widget
@@ -307,10 +304,19 @@ class BoardScreen(BaseScreen):
         while len(self.spare_lines) < SPARE_LINES:
             self.spare_lines.append(NarrationLine("", act=False))
         while len(self.spare_heads) < 2:
-            self.spare_heads.append(Text(grow=True, base_font=dp(13), ink=DIM, size_hint_y=None, halign="left"))
+            self.spare_heads.append(_round_head())
         while len(self.revealed_texts) < 3:
-            self.revealed_texts.append(Text(grow=True, base_font=dp(15) if not self.revealed_texts else dp(14),
-                                            size_hint_y=None, halign="left"))
+            self.revealed_texts.append(_revealed_text(first=not self.revealed_texts))
+
+
+def _round_head() -> Text:
+    """A round's heading in the narration ("Round 2: what happened")."""
+    return Text(grow=True, base_font=dp(13), ink=DIM, size_hint_y=None, halign="left")
+
+
+def _revealed_text(first: bool) -> Text:
+    """A line of the revealed ballot: its heading (the first) a size larger."""
+    return Text(grow=True, base_font=dp(15) if first else dp(14), size_hint_y=None, halign="left")
 
 
 class NarrationLine(Text):
