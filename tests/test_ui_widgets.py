@@ -19,19 +19,23 @@ ENV = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "KIVY_NO_ARGS": "1",
        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
 
 
+# Every script opens the app's window as the app does (companion/ui/run.py), then prints its findings as JSON.
+WINDOW = """import json
+from companion.ui.run import configure_kivy, open_window
+configure_kivy("offscreen")
+Window = open_window()
+"""
+
+
 def run(script: str, env: dict | None = None) -> dict:
-    """What `script` printed last, as JSON."""
-    done = subprocess.run([sys.executable, "-c", script], env=env or ENV, cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
+    """What `script`, run in a window of its own, printed last, as JSON."""
+    done = subprocess.run([sys.executable, "-c", WINDOW + script], env=env or ENV, cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 CACHED = r'''
-import json
-from companion.ui.run import configure_kivy, open_window
-configure_kivy("offscreen")
-Window = open_window()
 from kivy.base import EventLoop
 from kivy.graphics import Color, Rectangle
 from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
@@ -87,10 +91,6 @@ def test_a_cached_child_is_shown_from_its_picture_and_drawn_again_when_it_change
 
 
 FITTED = r'''
-import json
-from companion.ui.run import configure_kivy, open_window
-configure_kivy("offscreen")
-Window = open_window()
 from kivy.base import EventLoop
 from kivy.uix.floatlayout import FloatLayout
 from companion.ui import fonts
@@ -128,10 +128,6 @@ def test_a_word_is_never_cut_in_two_a_smaller_size_is_taken_instead():
 
 
 MEASURED = r"""
-import json
-from companion.ui.run import configure_kivy, open_window
-configure_kivy("offscreen")
-Window = open_window()
 from kivy.base import EventLoop
 from kivy.core.text.text_sdl2 import LabelSDL2
 from kivy.uix.floatlayout import FloatLayout
@@ -226,10 +222,6 @@ def test_text_is_measured_from_its_pieces_never_narrower_and_wrapped_as_before()
 
 
 NEAREST = r"""
-import json
-from companion.ui.run import configure_kivy, open_window
-configure_kivy("offscreen")
-Window = open_window()
 from kivy.base import EventLoop
 from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
 from kivy.uix.floatlayout import FloatLayout
@@ -277,10 +269,6 @@ def test_text_is_sampled_pixel_for_pixel_the_same_picture_as_blended():
 
 
 SAMPLES = r"""
-import json
-from companion.ui.run import configure_kivy, open_window
-configure_kivy("offscreen")
-Window = open_window()
 import os
 from kivy.graphics.opengl import glFinish, glGetIntegerv, glGetString, GL_RENDERER
 glFinish()
