@@ -123,3 +123,24 @@ def test_espeak_ng_speaks_each_language_into_a_wav(tmp_path, lang, text):
 def test_with_no_espeak_ng_the_voice_is_simply_unavailable(tmp_path):
     voice = Voice(binary="")
     assert not voice.available and not asyncio.run(voice.record("Round 2", "en", tmp_path / "x.wav"))
+
+
+def test_said_returns_once_every_queued_step_is_spoken_though_steps_come_faster_than_their_sounds():
+    ears = Ears()
+    steps = [[("mall.n.breach.defence", f"The defence falls, {n}"), ("mall.n.reveal.dice", f"Dice {n}")]
+             for n in range(4)]  # each step's voice waits for its two sounds (0.7 s)
+
+    async def run() -> tuple[int, int]:
+        sounds = Sounds(player=ears, voice=ears, speech=True)
+        for lines in steps:  # all at once: the voice queues them
+            sounds.hear(lines, "en", GAMES["mall-of-horror"].SOUNDS)
+        await asyncio.sleep(0)
+        spoken_at_once = len(ears.spoken)
+        await sounds.said()
+        said = len(ears.spoken)
+        sounds.close()
+        return spoken_at_once, said
+
+    at_once, said = asyncio.run(run())
+    assert at_once == 0 and said == 4
+    assert [text for text, _lang in ears.spoken] == [f"The defence falls, {n} Dice {n}" for n in range(4)]

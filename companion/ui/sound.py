@@ -236,14 +236,23 @@ class Sounds:
         count = 0
         while True:
             text, lang, after = await self._said.get()
-            await asyncio.sleep(after)  # the step's sounds first
-            if self.muted or not self.speech:
-                continue
-            count += 1
-            path = folder / f"line{count % 4}.wav"
-            if await self.voice.record(text, lang, path):
-                length = self.player.play(str(path), keep=False)
-                await asyncio.sleep(length)
+            try:
+                await asyncio.sleep(after)  # the step's sounds first
+                if self.muted or not self.speech:
+                    continue
+                count += 1
+                path = folder / f"line{count % 4}.wav"
+                if await self.voice.record(text, lang, path):
+                    length = self.player.play(str(path), keep=False)
+                    await asyncio.sleep(length)
+            finally:
+                self._said.task_done()
+
+    async def said(self) -> None:
+        """Returns once every step's lines queued to be spoken have been said (or silenced by the mute): a step's
+        voice waits for its sounds, and steps come faster than they are said."""
+        if self._said is not None:
+            await self._said.join()
 
     def close(self) -> None:
         if self._speaker is not None:
