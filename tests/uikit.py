@@ -310,13 +310,20 @@ class BrowserPhone:
         quoted = json.dumps(json.dumps(action, ensure_ascii=False, separators=(",", ":")))
         card = self.page.locator("#question [data-answers*=" + quoted + "]")  # a card: tap it, then its option
         option = self.page.locator("#question [data-choice=" + quoted + "]")
+        from playwright.async_api import TimeoutError as PageChanged
+
         while not await button.count():
-            if await fold.count() and await fold.get_attribute("aria-expanded") != "true":
-                await fold.click()
-            elif await option.count():
-                await option.click()
-            elif await card.count():
-                await card.click()
+            # The page may draw the question again between counting a control and using it (the table moved on):
+            # each use waits a second at most, then the page is looked at afresh.
+            try:
+                if await fold.count() and await fold.get_attribute("aria-expanded", timeout=1000) != "true":
+                    await fold.click(timeout=1000)
+                elif await option.count():
+                    await option.click(timeout=1000)
+                elif await card.count():
+                    await card.click(timeout=1000)
+            except PageChanged:
+                pass
             if time.monotonic() > deadline:
                 raise RuntimeError(f"the phone never showed {action}")
             await asyncio.sleep(0.05)
@@ -511,7 +518,7 @@ async def play_game(args) -> dict:
                 sound["speech_on"] = True
                 sound["spoken_from"] = len(app.public_lines)
             if screen == "board" and index >= len(answers) // 2 and sound["muted_at"] is None:
-                await asyncio.sleep(1.2)  # the last step's sounds and voice are out (mute silences what is queued)
+                await app.sounds.said()  # the last steps' sounds and voice are out (mute silences what is queued)
                 await switch(d, "sounds")  # muted, until a line that makes a sound has come and gone unheard
                 sound["muted_at"], sound["played_before"] = len(app.public_lines), len(ears.played)
                 sound["spoken_before"] = len(ears.spoken)
