@@ -171,6 +171,29 @@ def test_a_flood_from_one_phone_is_rate_limited_and_the_others_keep_playing(tmp_
     run(main())
 
 
+def test_an_answer_dropped_by_the_rate_limit_is_always_told_so_the_phone_never_waits_for_its_ack(tmp_path):
+    async def main():
+        async with running(tmp_path) as (server, table, session):
+            red = await Phone.open(server, session, server.tokens.seats["red"])
+            flood = json.dumps({"v": 1, "type": "ping"})
+            for _ in range(200):  # the bucket is empty, and "slow down" was said once already
+                await red.ws.send_str(flood)
+            await red.expect("error")
+            answers = 5
+            for _ in range(answers):
+                await red.send(type="answer", question=question(table), action={"vote": "blue"})
+            replies = []
+
+            async def told() -> None:
+                while len(replies) < answers:
+                    data = json.loads((await red.ws.receive()).data)
+                    if data["type"] in ("error", "ack"):
+                        replies.append(data)
+            await asyncio.wait_for(told(), 5)  # before the fix: the answers after the first were dropped unsaid
+            assert any(r.get("code") == "rate_limited" for r in replies)
+    run(main())
+
+
 def test_a_phone_answers_only_for_its_own_seat(tmp_path):
     async def main():
         async with running(tmp_path) as (server, table, session):

@@ -452,7 +452,9 @@ class PhoneServer:
     def _reply_to(self, connection: Connection, data: str | bytes) -> str | None:
         if not connection.limit.allow():
             now = time.monotonic()
-            if now - connection.warned > 1:  # say it once a second, not once per dropped message
+            # Said once a second, not once per dropped message; but a dropped answer is always told, or its device
+            # would wait for an acknowledgement that never comes (bots on District-Z's quick steps stalled so).
+            if now - connection.warned > 1 or _is_answer(data):
                 connection.warned = now
                 return connection.error("rate_limited", Message("protocol.rate_limited"))
             return None
@@ -805,3 +807,11 @@ async def _security_headers(request: web.Request, handler) -> web.StreamResponse
     if not isinstance(response, web.WebSocketResponse):
         response.headers.update(SECURITY_HEADERS)
     return response
+
+
+def _is_answer(data: str | bytes) -> bool:
+    """Whether a device's message is an answer (what it waits to hear back about), without acting on it."""
+    try:
+        return protocol.parse(data, "seat").get("type") == "answer"
+    except (protocol.BadMessage, ValueError):  # ValueError: text that is not UTF-8 (a lone surrogate)
+        return False
