@@ -45,16 +45,19 @@ def main(argv: list[str] | None = None) -> int:
     doctor.add_argument("--port", type=int, default=8080, help="the port the phones use (default 8080)")
 
     bench = commands.add_parser("bench", help="measure speed and print figures")
-    bench.add_argument("what", choices=["rules", "table", "phones", "pads", "ui"],
+    bench.add_argument("what", choices=["rules", "table", "phones", "pads", "ui", "soak"],
                        help="rules: the pure rules; table: answers through a Table into a save file on disk; "
                             "phones: simulated phones against companion serve; pads: button presses; "
-                            "ui: the touchscreen app beside a bare Kivy window")
+                            "ui: the touchscreen app beside a bare Kivy window; "
+                            "soak: whole games back to back with bot phones and spectators (a night of play)")
     bench.add_argument("--games", type=int, help="how many games (default 500 for rules, 50 for table)")
     bench.add_argument("--players", type=int, default=5, help="players per game (default 5)")
     bench.add_argument("--seed", type=int, default=1, help="seed of the random players and dice")
     bench.add_argument("--clients", type=int, default=6, help="phones: how many (6 seats, the rest watch)")
     bench.add_argument("--answers", type=int, default=300, help="phones: how many answers to measure")
     bench.add_argument("--idle", type=float, default=30.0, help="ui: seconds of idle CPU to measure (default 30)")
+    bench.add_argument("--game", default="mall-of-horror", help="soak: the game to play (default mall-of-horror)")
+    bench.add_argument("--minutes", type=float, default=10.0, help="soak: how long to play (default 10)")
 
     args = parser.parse_args(argv)
     if args.command == "replay":
@@ -85,6 +88,11 @@ def main(argv: list[str] | None = None) -> int:
             from companion.ui.bench import bench_ui
 
             return bench_ui(idle=args.idle, answers=min(args.answers, 200))
+        if args.what == "soak":
+            from companion.bench_soak import bench_soak
+
+            figures = bench_soak(game=args.game, minutes=args.minutes, players=args.players, seed=args.seed)
+            return 1 if figures["stalls"] or figures["tracebacks"] else 0
         if args.what == "pads":
             from companion.bench_pads import bench_pads
 

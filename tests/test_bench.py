@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
 
@@ -43,3 +45,28 @@ def test_revealed_text_finds_the_reveal_without_parsing():
     raw = '{"v":1,"view":{"revealed":{"ballots":{"red":"blue"},"leaders":["blue"]},"cup":[1,2,3,4]}}'
     assert revealed_text(raw) == '"revealed":{"ballots":{"red":"blue"},"leaders":["blue"]'
     assert revealed_text('{"view":{}}') == ""
+
+
+@pytest.mark.parametrize("game", ["mall-of-horror", "eaten-by-zombies", "zombiegeddon", "district-z"])
+def test_bench_soak_plays_whole_games_back_to_back_with_no_stall_and_prints_its_windows(game):
+    result = subprocess.run([sys.executable, "-m", "companion", "bench", "soak", "--game", game, "--minutes", "0.25",
+                             "--players", "3"], capture_output=True, text=True, env=ENV, cwd=REPO, timeout=200)
+    assert "STALL" not in result.stdout, result.stdout
+    assert result.returncode == 0, result.stdout + result.stderr  # no stall, no traceback in the server's log
+    assert "RSS MB   fds   save KB" in result.stdout and "slopes: memory" in result.stdout
+    acks = [int(line.split()[5]) for line in result.stdout.splitlines() if line[:9].strip().replace(".", "").isdigit()]
+    assert sum(acks) > 10  # the bots really played
+
+
+def test_the_soak_calls_it_a_stall_when_every_asked_seat_was_answered_and_nothing_comes():
+    from companion.bench_soak import Seat, Soak
+
+    soak = Soak("mall-of-horror", ["red", "blue"], 1)
+    view = {"over": False, "prompt": {"id": "q1", "waiting": ["red"]}, "question": {"id": "q1"}}
+    red, blue = Seat("red", None, view=view, question="q1", acked=True), Seat("blue", None, view=view)
+    soak.last_message -= 60
+    assert soak.stalled([red, blue])
+    red.acked, red.tries = False, [{"seat": "red", "vote": "blue"}]  # an answer still to try: not a stall yet
+    assert not soak.stalled([red, blue])
+    red.acked, soak.last_message = True, soak.last_message + 60  # a message just came: not a stall
+    assert not soak.stalled([red, blue])

@@ -1,0 +1,304 @@
+"""`companion bench soak --game G --minutes M`: a whole night of play against a real `companion serve`.
+
+Whole games back to back, every seat a bot phone that answers what its question shows (a choice, a number in its
+range, an assignment) at random, while spectators come and go. Every window (a tenth of the run, at least 10 s)
+prints the server's resident memory, its open descriptors, the save file's size (with its WAL) and the p50/p99
+from an answer to its acknowledgement; the end prints the slopes of memory and descriptors per minute.
+
+A stall is a failure: the game not over, no message for STALL_SECONDS, and every seat asked has had its answer
+acknowledged. The bench then prints the position (the host's prompt and each seat's question) and starts the
+next game. The server's tracebacks are counted from its log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import aiohttp
+
+from companion.bench_phones import percentile
+from companion.games import get_game
+
+STALL_SECONDS = 8.0  # no message while every asked seat is answered: the table is waiting on nobody
+SPECTATORS = 4  # watching the whole night
+CHURN_PER_SECOND = 2.0  # spectators who come, get the board and go again
+
+
+def shown_answers(question: dict, rng: random.Random) -> list[dict]:
+    """The answers a phone can give from its question alone, in a random order."""
+    kind = question["kind"]
+    if kind in ("pick", "ballot", "cards"):
+        answers = [c["action"] for c in question["choices"]]
+    elif kind == "number":
+        answers = [{**question["answer"], question["field"]: n} for n in range(question["low"], question["high"] + 1)]
+    else:  # assign: the rules' proposal first, then random assignments
+        targets = [t["value"] for t in question["targets"]]
+        guesses = [{**question["answer"], question["field"]: {i["value"]: rng.choice(targets)
+                                                              for i in question["items"]}} for _ in range(8)]
+        answers = ([question["answer"]] if question["field"] in question["answer"] else []) + guesses
+        return answers
+    rng.shuffle(answers)
+    return answers
+
+
+@dataclass
+class Seat:
+    """One bot phone: its latest view, what it has sent for the open question, and whether that was taken."""
+
+    name: str
+    ws: aiohttp.ClientWebSocketResponse
+    view: dict | None = None
+    question: str | None = None  # the id of the question this seat was asked and answered
+    tries: list[dict] = field(default_factory=list)  # answers still to try for that question
+    sent: dict | None = None  # the last answer sent
+    sent_at: float = 0.0
+    acked: bool = False
+
+
+class Soak:
+    def __init__(self, game: str, players: list[str], seed: int):
+        self.game, self.players = game, players
+        self.rng = random.Random(seed)
+        self.acks: list[float] = []  # milliseconds, this window
+        self.last_message = time.monotonic()
+        self.games = self.stalls = self.refusals = self.churned = 0
+        self.over = asyncio.Event()
+        self.host_seats: dict[str, str] = {}  # the seat URLs the host page shows now
+        self.new_seats = asyncio.Event()
+
+    async def answer(self, seat: Seat) -> None:
+        view = seat.view
+        if view is None or view["over"]:
+            return
+        prompt, asked = view.get("prompt"), view.get("question")
+        if prompt is None or asked is None or asked.get("answered") or seat.name not in prompt["waiting"]:
+            return
+        if seat.question != asked["id"]:
+            seat.question, seat.acked = asked["id"], False
+            seat.tries = shown_answers(asked, self.rng)
+        elif seat.acked or not seat.tries:
+            return
+        action = seat.sent = seat.tries.pop(0)
+        seat.sent_at = time.monotonic()
+        await seat.ws.send_str(json.dumps({"v": 1, "type": "answer", "question": asked["id"], "action": action}))
+
+    async def listen(self, seat: Seat) -> None:
+        async for message in seat.ws:
+            self.last_message = time.monotonic()
+            data = json.loads(message.data)
+            if data["type"] == "ack" and data.get("question") == seat.question:
+                seat.acked = True
+                self.acks.append((time.monotonic() - seat.sent_at) * 1000)
+            elif data["type"] == "error":
+                if data.get("code") == "rate_limited" and seat.sent is not None:
+                    await asyncio.sleep(0.2)  # dropped, not refused: the same answer again
+                    seat.tries.insert(0, seat.sent)
+                else:
+                    self.refusals += 1
+                await self.answer(seat)  # refused: the next answer the question shows
+            elif data["type"] == "state" and data["view"] is not None:
+                seat.view = data["view"]
+                if seat.view["over"]:
+                    self.over.set()
+                await self.answer(seat)
+
+    def stalled(self, seats: list[Seat]) -> bool:
+        if time.monotonic() - self.last_message < STALL_SECONDS:
+            return False
+        views = [s.view for s in seats if s.view is not None]
+        if not views or any(v["over"] for v in views):
+            return False
+        waiting = (views[0].get("prompt") or {}).get("waiting", [])
+        return all(s.acked or not s.tries for s in seats if s.name in waiting)
+
+    def say_stall(self, seats: list[Seat]) -> None:
+        view = next((s.view for s in seats if s.view is not None), {})
+        print(f"  STALL in game {self.games + 1}: prompt {json.dumps(view.get('prompt'))}", flush=True)
+        for seat in seats:
+            asked = (seat.view or {}).get("question")
+            print(f"    {seat.name}: question {json.dumps(asked)[:400]} acked={seat.acked} "
+                  f"tries left={len(seat.tries)}", flush=True)
+
+    async def play_one(self, session: aiohttp.ClientSession, base: str, urls: dict[str, str], stop: float) -> None:
+        seats = [Seat(name, await session.ws_connect(f"{base}/ws/{urls[name].rsplit('/', 1)[1]}"))
+                 for name in self.players]
+        tasks = [asyncio.ensure_future(self.listen(seat)) for seat in seats]
+        self.over.clear()
+        self.last_message = time.monotonic()
+        try:
+            while not self.over.is_set() and time.monotonic() < stop:
+                await asyncio.sleep(0.5)
+                if self.stalled(seats):
+                    self.stalls += 1
+                    self.say_stall(seats)
+                    break
+            if self.over.is_set():
+                self.games += 1
+        finally:
+            for seat in seats:
+                await seat.ws.close()
+            for task in tasks:
+                task.cancel()
+
+    async def host_listens(self, host: aiohttp.ClientWebSocketResponse) -> None:
+        async for message in host:
+            data = json.loads(message.data)
+            if data["type"] == "state" and data.get("host") and data["host"]["seats"] != self.host_seats:
+                self.host_seats = dict(data["host"]["seats"])
+                self.new_seats.set()
+
+    async def new_game(self, host: aiohttp.ClientWebSocketResponse, old: dict[str, str]) -> dict[str, str]:
+        """The host starts the next game; its seats have new URLs."""
+        self.new_seats.clear()
+        await host.send_str(json.dumps({"v": 1, "type": "new_game", "game": self.game, "players": self.players}))
+        while self.host_seats.get(self.players[0]) == old[self.players[0]]:
+            await asyncio.wait_for(self.new_seats.wait(), 30)
+            self.new_seats.clear()
+        return {s: self.host_seats[s] for s in self.players}
+
+    async def churn(self, session: aiohttp.ClientSession, base: str, token: str, stop: float) -> None:
+        """Spectators who come, get the board and go again, CHURN_PER_SECOND of them."""
+        while time.monotonic() < stop:
+            await asyncio.sleep(1 / CHURN_PER_SECOND)
+            try:
+                ws = await session.ws_connect(f"{base}/ws/{token}")
+                for _ in range(2):  # welcome, then the board
+                    await ws.receive(timeout=5)
+                await ws.close()
+                self.churned += 1
+            except (TimeoutError, aiohttp.ClientError):
+                pass
+
+
+@dataclass
+class Window:
+    minute: float
+    rss_mb: float
+    fds: int
+    save_kb: float
+    games: int
+    ack_p50: float
+    ack_p99: float
+    acks: int
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def save_kb(db: str) -> float:
+    return sum(os.path.getsize(p) for p in (db, db + "-wal") if os.path.exists(p)) / 1024
+
+
+def slope(xs: list[float], ys: list[float]) -> float:
+    """Least-squares slope of ys against xs (0 with fewer than two points)."""
+    if len(xs) < 2:
+        return 0.0
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    spread = sum((x - mx) ** 2 for x in xs)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / spread if spread else 0.0
+
+
+def bench_soak(game: str = "mall-of-horror", minutes: float = 10.0, players: int | None = None,
+               seed: int = 1) -> dict:
+    rules = get_game(game)
+    count = min(players or rules.SETUP.max_players, rules.SETUP.max_players, len(rules.SETUP.colours))
+    seats = list(rules.SETUP.colours[:max(count, rules.SETUP.min_players)])
+    seconds = minutes * 60
+    window_s = max(10.0, seconds / 10)
+    with tempfile.TemporaryDirectory() as folder:
+        db, log = os.path.join(folder, "soak.sqlite3"), open(os.path.join(folder, "serve.log"), "w+")
+        server = subprocess.Popen(
+            [sys.executable, "-m", "companion", "serve", "--db", db, "--host", "127.0.0.1", "--port", "0",
+             "--game", game, "--players", ",".join(seats), "--no-qr"], stdout=subprocess.PIPE, stderr=log, text=True)
+        try:
+            urls: dict[str, str] = {}
+            while len(urls) < len(seats) + 2:
+                line = server.stdout.readline()
+                if not line:
+                    raise RuntimeError("companion serve stopped before it was ready")
+                words = line.split()
+                if words and words[0] in ("host", "watch"):
+                    urls[words[0]] = words[1]
+                elif words and words[0] == "seat":
+                    urls[words[1]] = words[2]
+            soak = Soak(game, seats, seed)
+            windows = asyncio.run(_run(soak, server.pid, db, urls, seconds, window_s))
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+        log.seek(0)
+        tracebacks = log.read().count("Traceback")
+        log.close()
+    minutes_at = [w.minute for w in windows]
+    figures = {"game": game, "players": len(seats), "minutes": minutes, "games": soak.games, "stalls": soak.stalls,
+               "tracebacks": tracebacks, "refusals": soak.refusals, "spectators_churned": soak.churned,
+               "rss_slope_mb_per_min": slope(minutes_at, [w.rss_mb for w in windows]),
+               "fds_slope_per_min": slope(minutes_at, [float(w.fds) for w in windows]),
+               "save_kb_per_game": windows[-1].save_kb / max(1, soak.games) if windows else float("nan"),
+               "windows": [w.__dict__ for w in windows]}
+    print(f"  games {soak.games}, stalls {soak.stalls} (goal 0), server tracebacks {tracebacks} (goal 0), "
+          f"refused answers {soak.refusals}, spectators came and went {soak.churned}")
+    print(f"  slopes: memory {figures['rss_slope_mb_per_min']:+.3f} MB/min, descriptors "
+          f"{figures['fds_slope_per_min']:+.3f}/min (goal: flat); save file {figures['save_kb_per_game']:.1f} KB "
+          f"per game")
+    return figures
+
+
+async def _run(soak: Soak, pid: int, db: str, urls: dict[str, str], seconds: float,
+               window_s: float) -> list[Window]:
+    base = urls["host"].split("/h/")[0]
+    started = time.monotonic()
+    stop = started + seconds
+    windows: list[Window] = []
+    print(f"soak bench: {soak.game}, {len(soak.players)} bot phones, {SPECTATORS} spectators and "
+          f"{CHURN_PER_SECOND:g} comings and goings a second, {seconds / 60:g} min against companion serve")
+    print("  minute   RSS MB   fds   save KB   games   acks   ack p50 ms   ack p99 ms")
+
+    async def sample() -> None:
+        while time.monotonic() < stop:
+            await asyncio.sleep(min(window_s, max(0.1, stop - time.monotonic())))
+            acks, soak.acks = soak.acks, []
+            window = Window(round((time.monotonic() - started) / 60, 2), rss_mb(pid),
+                            len(os.listdir(f"/proc/{pid}/fd")), save_kb(db), soak.games,
+                            percentile(acks, 0.5), percentile(acks, 0.99), len(acks))
+            windows.append(window)
+            print(f"  {window.minute:6.2f} {window.rss_mb:8.1f} {window.fds:5d} {window.save_kb:9.0f} "
+                  f"{window.games:7d} {window.acks:6d} {window.ack_p50:12.2f} {window.ack_p99:12.2f}", flush=True)
+
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
+        host = await session.ws_connect(f"{base}/ws/{urls['host'].rsplit('/', 1)[1]}")
+        watch_token = urls["watch"].rsplit("/", 1)[1]
+        watchers = [await session.ws_connect(f"{base}/ws/{watch_token}") for _ in range(SPECTATORS)]
+        drains = [asyncio.ensure_future(_drain(ws)) for ws in watchers]
+        helpers = [asyncio.ensure_future(sample()), asyncio.ensure_future(soak.churn(session, base, watch_token, stop))]
+        drains.append(asyncio.ensure_future(soak.host_listens(host)))
+        seat_urls = {s: urls[s] for s in soak.players}
+        while time.monotonic() < stop:
+            await soak.play_one(session, base, seat_urls, stop)
+            if time.monotonic() >= stop:
+                break
+            seat_urls = await soak.new_game(host, seat_urls)
+        await asyncio.gather(*helpers)
+        for task in drains:
+            task.cancel()
+        for ws in [host, *watchers]:
+            await ws.close()
+    return windows
+
+
+async def _drain(ws: aiohttp.ClientWebSocketResponse) -> None:
+    async for _ in ws:
+        pass
