@@ -130,10 +130,15 @@ def test_the_secret_dice_show_only_while_held(games):
         assert not any(ch.isdigit() for ch in peek["after"])  # gone when it lifts
 
 
-def test_a_game_without_a_board_renderer_plays_by_touch_through_its_questions(games):
+def test_a_game_only_the_tests_know_plays_by_touch_with_its_board_drawn_from_its_parts(games):
     toy = games["toy"]
     assert toy["over"] and toy["winners"]
     assert toy["kinds"] == ["assign", "ballot", "number"]
     seen = "\n".join(toy["seen"])
     assert all(line in seen for line in toy["narration"])
-    assert "cannot draw this game's board" in seen
+    assert "cannot draw this game's board" not in seen
+    board = "\n".join(toy["board_texts"])  # its zones (a seat's name and points), its grid (the die's faces)
+    assert "Round 1" in board and "Red" in board and "Blue" in board and "points" in board
+    assert all(str(face) in toy["board_texts"] for face in range(1, 7))
+    assert "★ the Sun token · ◆ the Moon token · the guess is lit" in board
+    assert Path(toy["board_shot"]).stat().st_size > 10_000

@@ -55,7 +55,7 @@ from companion.ui.screens.board import NarrationLine  # noqa: E402
 from companion.ui.sound import sound_for  # noqa: E402
 from companion.ui.widgets import Action, HoldToPeek, SeatButton  # noqa: E402
 
-if "lucky-die" in sys.argv:  # the game only the tests know: it has no board renderer on any screen
+if "lucky-die" in sys.argv:  # the game only the tests know: its board is drawn by the parts every game uses
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import toy_game  # noqa: E402
 
@@ -369,7 +369,7 @@ def narration_in_order(app: CompanionApp) -> bool:
 
 
 async def play_toy(args) -> dict:
-    """Lucky Die by touch: an assignment, secret ballots and a number, on a screen with no board for it."""
+    """Lucky Die by touch: an assignment, secret ballots and a number, its board drawn from its parts."""
     from companion.games.base import ASSIGN, NUMBER
 
     players = ["red", "blue"]
@@ -396,6 +396,11 @@ async def play_toy(args) -> dict:
             if screen == "join":
                 await d.tap(app.manager.current_screen.ids.back)
             elif screen == "board":
+                if table.state.tokens and "board_shot" not in report:  # its board, drawn from its parts
+                    await d.settle(2)
+                    report["board_shot"] = str(Path(args.tmp) / f"toy-board-{args.lang}.png")
+                    shot(Path(report["board_shot"]))
+                    report["board_texts"] = d.texts()
                 seat = table.rules.prompt(table.state).seats[0]
                 await d.tap(d.find(SeatButton, lambda w, s=seat: w.seat == s))
                 await d.until(lambda: app.manager.current != "board")

@@ -25,7 +25,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from companion.box import Box
 from companion.catalogue import LANGUAGES
 from companion.games.base import BALLOT, Line
-from companion.ui import boards, fonts
+from companion.ui import boards, fonts, parts
 from companion.ui.sound import Sounds
 from companion.ui.widgets import BG, Text
 from companion.ui.words import Words
@@ -286,6 +286,8 @@ class CompanionApp(App):
     # -- what the screens share ---------------------------------------------------------------------------
 
     def renderer(self):
+        if self.view and isinstance(self.view.get("parts"), dict):
+            return parts  # the game describes its board as data
         return boards.renderer(self.view.get("board")) if self.view else None
 
     def colour(self, seat: str) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from companion.ballot import Ballot, BallotError
+from companion.board import Board, Cell, Chip, Grid, Heading, Label, Lines, Secret, Token, Zone, Zones, scores_by_total
 from companion.games.base import (
     ASSIGN,
     BALLOT,
@@ -193,6 +194,35 @@ def view(state: State, seat: str | None = None) -> dict:
     if seat is not None and state.ballot is not None and seat in state.ballot.ballots:
         out["ballot"] = state.ballot.ballots[seat]
     return out
+
+
+MARKS = {"sun": "★", "moon": "◆"}  # what each token shows on the touchscreen
+
+
+def parts(state: State) -> Board:
+    """The board as data: a zone per seat (its points, the tokens it holds), the six faces of the die as a grid
+    (the guess lit, outlined in the roller's colour), and the scores at the end. Only parts every screen knows."""
+    zones = tuple(Zone(seat, msg(f"colour.{seat}"), number=str(i + 1), count=state.scores[seat],
+                       count_label=msg("board.points", count=state.scores[seat]), count_word=msg("toy.board.points"),
+                       tokens=tuple(Token(seat, MARKS[t], msg(f"toy.token.{t}")) for t in TOKENS
+                                    if state.tokens.get(t) == seat),
+                       ring="act" if state.roller == seat else None, empty=msg("toy.board.no_token"))
+                  for i, seat in enumerate(state.players))
+    faces = tuple(Cell(str(n), str(n), up=state.guess == n, lit=state.guess == n,
+                       outline=(state.roller,) if state.guess == n and state.roller else ())
+                  for n in range(1, 7))
+    main = (Heading((msg("toy.board.round", round=state.round),)), Zones(zones, columns=2),
+            Grid(6, faces, label=msg("toy.board.faces")), Lines(((msg("toy.board.legend"),),), tone="hint"))
+    over = (scores_by_total(msg("toy.board.over"), state.players, state.scores, state.winners),) if state.over else ()
+    return Board(main=main, over=over, title=msg("toy.title"))
+
+
+def secrets(state: State, seat: str) -> tuple[Secret, ...]:
+    """A seat's own ballot, while the vote is open."""
+    if state.ballot is None or seat not in state.ballot.ballots:
+        return ()
+    vote = (Label(msg("toy.board.your_vote")), Chip(state.ballot.ballots[seat]))
+    return (Secret(msg("toy.board.peek_vote"), (vote,)),)
 
 
 def record(state: State) -> dict:

@@ -259,6 +259,7 @@
   }
 
   function boardOf(view) {
+    if (view && view.parts && typeof view.parts === "object" && window.BoardParts) return window.BoardParts;
     const board = view && typeof view.board === "string" ? Boards[view.board] : null;
     return board && typeof board === "object" ? board : null;
   }

@@ -1,0 +1,380 @@
+"""Boards as data: what the table sees, in a small closed vocabulary of parts that every screen draws.
+
+A game describes its board with `parts(state) -> Board` and `secrets(state, seat) -> tuple[Secret, ...]`; the touchscreen (companion/ui/parts.py) and the
+page (companion/web/static/parts.js) each have one renderer per part and none per game. Every text is a catalogue
+message (or a number or a seat's colour), so a board reads in every language. A rule fact (a capacity, a score
+table) is said by the game in the parts it fills, never known by a renderer.
+
+The parts: `Heading`, `Lines`, `Focus`, `Zones` (of `Zone`s holding `Token`s), `Grid` (of `Cell`s), `Cards` (of
+`Card`s), `Seats` (of `SeatPanel`s), `Scores` (of `ScoreRow`s), `Ballot` and `Secret`.
+
+A `Board` has four places, as every screen shows them:
+- `main`: the board at a glance;
+- `revealed`: what was just shown to everyone (a revealed ballot), while it is current;
+- `secrets`: what this seat alone may look at, each behind a cover (only in this seat's board, never another's);
+- `over`: the end: the scores and who won.
+
+Text, inside parts, is a tuple of bits: a `Message` (plain words), `Label` (words that name what follows), `Chip` (a
+seat: its colour, symbol and name), `Dice` (dice faces) and `Pips` (done of most, as ●●○).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.games.base import Message, msg
+
+# -- bits of text ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Label:
+    """Words that name what follows them on a line ("Hands:"), drawn quieter."""
+
+    message: Message
+
+
+@dataclass(frozen=True)
+class Chip:
+    """A seat, drawn in its colour with its symbol and its colour's name."""
+
+    seat: str
+
+
+@dataclass(frozen=True)
+class Dice:
+    values: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Pips:
+    """`done` of `most` (a turn's actions): ●●○."""
+
+    done: int
+    most: int
+
+
+Bit = Message | Label | Chip | Dice | Pips
+Text = tuple[Bit, ...]
+
+
+def text(*bits: Bit | str) -> Text:
+    """A line of bits; a plain string is a catalogue key with no parameters."""
+    return tuple(msg(b) if isinstance(b, str) else b for b in bits)
+
+
+def bit_json(bit: Bit) -> dict:
+    if isinstance(bit, Message):
+        return {"t": bit.to_json()}
+    if isinstance(bit, Label):
+        return {"label": bit.message.to_json()}
+    if isinstance(bit, Chip):
+        return {"chip": bit.seat}
+    if isinstance(bit, Dice):
+        return {"dice": list(bit.values)}
+    return {"pips": [bit.done, bit.most]}
+
+
+def text_json(line: Text) -> list[dict]:
+    return [bit_json(b) for b in line]
+
+
+# -- the parts ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Heading:
+    """The board's top line (the round and the phase), with an optional side (the Chief's badge)."""
+
+    line: Text
+    side: Text = ()
+
+    def to_json(self) -> dict:
+        return {"part": "heading", "line": text_json(self.line), "side": text_json(self.side)}
+
+
+@dataclass(frozen=True)
+class Lines:
+    """Lines of facts. `tone`: "plain", "hint" (quieter: a legend), "warning" or "act" (what lies on the table);
+    `title`, over them where they stand alone (what was just revealed)."""
+
+    lines: tuple[Text, ...]
+    tone: str = "plain"
+    title: Message | None = None
+
+    def to_json(self) -> dict:
+        out = {"part": "lines", "tone": self.tone, "lines": [text_json(line) for line in self.lines]}
+        if self.title is not None:
+            out["title"] = self.title.to_json()
+        return out
+
+
+@dataclass(frozen=True)
+class Focus:
+    """What the table looks at now, big in the middle of the board: the first line large (whose turn it is),
+    its pips drawn big, the others under it."""
+
+    lines: tuple[Text, ...]
+
+    def to_json(self) -> dict:
+        return {"part": "focus", "lines": [text_json(line) for line in self.lines]}
+
+
+@dataclass(frozen=True)
+class Token:
+    """A figure in a zone: in its seat's colour, `mark` printed on it (its points), named by `name`.
+    `faded`: hidden from the others (drawn faded); `note` says so in words."""
+
+    seat: str
+    mark: str
+    name: Message
+    faded: bool = False
+    note: Message | None = None
+
+    def to_json(self) -> dict:
+        out: dict = {"seat": self.seat, "mark": self.mark, "name": self.name.to_json()}
+        if self.faded:
+            out["faded"] = True
+        if self.note is not None:
+            out["note"] = self.note.to_json()
+        return out
+
+
+@dataclass(frozen=True)
+class Zone:
+    """A place on the board: a number and a name, a big count (zombies), a line under it (the capacity), its
+    tokens, the seats arriving (marks), and its state: `closed`, `ring` ("danger": attacked, "act": voting)."""
+
+    id: str
+    name: Message
+    number: str = ""
+    count: int | None = None
+    count_label: Message | None = None  # the count in words, as the page says it ("3 zombies")
+    count_word: Message | None = None  # the word under the big number on the touchscreen ("zombies")
+    detail: Text = ()
+    tokens: tuple[Token, ...] = ()
+    arriving: tuple[str, ...] = ()
+    closed: bool = False
+    ring: str | None = None
+    note: Text = ()  # one more line for the page ("under attack")
+    empty: Message | None = None  # said where no token stands ("nobody")
+
+    def to_json(self) -> dict:
+        out: dict = {"id": self.id, "name": self.name.to_json(), "number": self.number, "count": self.count,
+                     "detail": text_json(self.detail), "tokens": [t.to_json() for t in self.tokens],
+                     "arriving": list(self.arriving), "closed": self.closed, "ring": self.ring,
+                     "note": text_json(self.note)}
+        if self.count_label is not None:
+            out["count_label"] = self.count_label.to_json()
+        if self.count_word is not None:
+            out["count_word"] = self.count_word.to_json()
+        if self.empty is not None:
+            out["empty"] = self.empty.to_json()
+        return out
+
+
+@dataclass(frozen=True)
+class Zones:
+    zones: tuple[Zone, ...]
+    columns: int = 3  # on a wide screen; a phone stacks them as it must
+
+    def to_json(self) -> dict:
+        return {"part": "zones", "columns": self.columns, "zones": [z.to_json() for z in self.zones]}
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A cell of a grid: its label, face up or down, a count (zombie tokens), what lies there (`lying`, short),
+    the seats standing there, the seats whose target it is (outlined in their colours), and whether it is lit."""
+
+    id: str
+    label: str
+    up: bool = False
+    count: int | None = None
+    lying: Message | None = None
+    seats: tuple[str, ...] = ()
+    outline: tuple[str, ...] = ()
+    lit: bool = False
+
+    def to_json(self) -> dict:
+        out: dict = {"id": self.id, "label": self.label, "up": self.up, "count": self.count,
+                     "seats": list(self.seats), "outline": list(self.outline), "lit": self.lit}
+        if self.lying is not None:
+            out["lying"] = self.lying.to_json()
+        return out
+
+
+@dataclass(frozen=True)
+class Grid:
+    width: int
+    cells: tuple[Cell, ...]
+    label: Message | None = None  # what the grid is, for a screen reader ("the city")
+    legend: Message | None = None
+
+    def to_json(self) -> dict:
+        out: dict = {"part": "grid", "width": self.width, "cells": [c.to_json() for c in self.cells]}
+        if self.label is not None:
+            out["label"] = self.label.to_json()
+        if self.legend is not None:
+            out["legend"] = self.legend.to_json()
+        return out
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card on the table: a big value, a small line under it, and who put it there (`by`)."""
+
+    big: str
+    small: Text = ()
+    by: str | None = None
+    title: Message | None = None  # what the big value is, for a screen reader
+
+    def to_json(self) -> dict:
+        out: dict = {"big": self.big, "small": text_json(self.small), "by": self.by}
+        if self.title is not None:
+            out["title"] = self.title.to_json()
+        return out
+
+
+@dataclass(frozen=True)
+class Cards:
+    """A row of cards (the field's zombies) under a title, with a line under them (their sums)."""
+
+    title: Message
+    cards: tuple[Card, ...]
+    footer: Text = ()
+
+    def to_json(self) -> dict:
+        return {"part": "cards", "title": self.title.to_json(), "cards": [c.to_json() for c in self.cards],
+                "footer": text_json(self.footer)}
+
+
+@dataclass(frozen=True)
+class SeatPanel:
+    """A seat's lines; `lit`: the seat whose turn it is; `tone`: "winner", "out", "other" (a zombie player) or None."""
+
+    seat: str
+    lines: tuple[Text, ...] = ()
+    lit: bool = False
+    tone: str | None = None
+
+    def to_json(self) -> dict:
+        return {"seat": self.seat, "lines": [text_json(line) for line in self.lines], "lit": self.lit,
+                "tone": self.tone}
+
+
+@dataclass(frozen=True)
+class Seats:
+    seats: tuple[SeatPanel, ...]
+
+    def to_json(self) -> dict:
+        return {"part": "seats", "seats": [s.to_json() for s in self.seats]}
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    seat: str
+    cells: tuple[Text, ...]
+    winner: bool = False
+
+    def to_json(self) -> dict:
+        return {"seat": self.seat, "cells": [text_json(c) for c in self.cells], "winner": self.winner}
+
+
+@dataclass(frozen=True)
+class Scores:
+    """The end's table: a row per seat, best first, the winners marked; `columns` head the cells."""
+
+    title: Message
+    columns: tuple[Message, ...]
+    rows: tuple[ScoreRow, ...]
+    footer: Text = ()
+
+    def to_json(self) -> dict:
+        return {"part": "scores", "title": self.title.to_json(), "columns": [c.to_json() for c in self.columns],
+                "rows": [r.to_json() for r in self.rows], "footer": text_json(self.footer)}
+
+
+@dataclass(frozen=True)
+class BallotRow:
+    voter: str
+    weight: int
+    choice: str | None  # None: abstained
+
+
+@dataclass(frozen=True)
+class Ballot:
+    """A revealed secret ballot: what it was for, every voter's weight and choice, the tally and who leads."""
+
+    title: Message
+    rows: tuple[BallotRow, ...]
+    tally: tuple[tuple[str, int], ...]
+    leaders: tuple[str, ...]
+    revote: bool = False
+
+    def to_json(self) -> dict:
+        return {"part": "ballot", "title": self.title.to_json(), "revote": self.revote,
+                "rows": [{"voter": r.voter, "weight": r.weight, "choice": r.choice} for r in self.rows],
+                "tally": [[seat, n] for seat, n in self.tally], "leaders": list(self.leaders)}
+
+
+@dataclass(frozen=True)
+class Secret:
+    """What one seat alone may look at, behind a cover: `label` on the cover, `lines` under it. `urgent`: the table
+    waits for this seat to look (the Chief's secret dice)."""
+
+    label: Message
+    lines: tuple[Text, ...]
+    urgent: bool = False
+    hint: Text = ()  # said beside the cover, not behind it (who else may look)
+
+    def to_json(self) -> dict:
+        return {"part": "secret", "label": self.label.to_json(), "lines": [text_json(line) for line in self.lines],
+                "urgent": self.urgent, "hint": text_json(self.hint)}
+
+
+Part = Heading | Lines | Focus | Zones | Grid | Cards | Seats | Scores | Ballot | Secret
+PART_NAMES = ("heading", "lines", "focus", "zones", "grid", "cards", "seats", "scores", "ballot", "secret")
+
+
+@dataclass(frozen=True)
+class Board:
+    main: tuple[Part, ...] = ()
+    revealed: tuple[Part, ...] = ()
+    secrets: tuple[Secret, ...] = ()
+    over: tuple[Part, ...] = ()
+    title: Message | None = None  # the game's name over the board
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {"main": [p.to_json() for p in self.main],
+                               "revealed": [p.to_json() for p in self.revealed],
+                               "secrets": [s.to_json() for s in self.secrets],
+                               "over": [p.to_json() for p in self.over]}
+        if self.title is not None:
+            out["title"] = self.title.to_json()
+        return out
+
+
+def ballot(title: Message, weights: dict[str, int], ballots: dict[str, str], leaders: Sequence[str],
+           revote: bool = False) -> Ballot:
+    """The revealed ballot as every game that votes shows it: each voter's weight and choice, then the tally."""
+    tally: dict[str, int] = {}
+    for voter, weight in weights.items():
+        choice = ballots.get(voter)
+        if choice is not None:
+            tally[choice] = tally.get(choice, 0) + weight
+    rows = tuple(BallotRow(v, w, ballots.get(v)) for v, w in weights.items())
+    ranked = tuple(sorted(tally.items(), key=lambda item: -item[1]))
+    return Ballot(title, rows, ranked, tuple(leaders), revote)
+
+
+def scores_by_total(title: Message, players: Sequence[str], totals: dict[str, int], winners: Sequence[str],
+                    cell: Any = None, columns: tuple[Message, ...] = ()) -> Scores:
+    """The end as a table of totals, best first (`cell(seat)` gives a row's cells; the points by default)."""
+    ranked = sorted(players, key=lambda p: -(totals.get(p) or 0))
+    rows = tuple(ScoreRow(p, cell(p) if cell else (text(msg("board.points", count=totals.get(p) or 0)),),
+                          p in winners) for p in ranked)
+    return Scores(title, columns, rows)
+
