@@ -1,7 +1,8 @@
 """Boards as data: what the table sees, in a small closed vocabulary of parts that every screen draws.
 
-A game describes its board with `parts(state) -> Board` and `secrets(state, seat) -> tuple[Secret, ...]`; the touchscreen (companion/ui/parts.py) and the
-page (companion/web/static/parts.js) each have one renderer per part and none per game. Every text is a catalogue
+A game describes its board with `parts(state) -> Board` and `secrets(state, seat) -> tuple[Secret, ...]`; the
+touchscreen (companion/ui/parts.py) and the page (companion/web/static/parts.js) each have one renderer per part and
+none per game. Every text is a catalogue
 message (or a number or a seat's colour), so a board reads in every language. A rule fact (a capacity, a score
 table) is said by the game in the parts it fills, never known by a renderer.
 
