@@ -9,14 +9,15 @@ table) is said by the game in the parts it fills, never known by a renderer.
 The parts: `Heading`, `Lines`, `Focus`, `Zones` (of `Zone`s holding `Token`s), `Grid` (of `Cell`s), `Cards` (of
 `Card`s), `Seats` (of `SeatPanel`s), `Scores` (of `ScoreRow`s), `Ballot` and `Secret`.
 
-A `Board` has four places, as every screen shows them:
+A `Board` has three places, as every screen shows them, and a seat has its secrets:
 - `main`: the board at a glance;
 - `revealed`: what was just shown to everyone (a revealed ballot), while it is current;
-- `secrets`: what this seat alone may look at, each behind a cover (only in this seat's board, never another's);
+- `secrets`: what one seat alone may look at, each behind a cover: from `secrets(state, seat)`, sent in that seat's
+  view beside the public board (`view["secrets"]`), never in the board every view shares;
 - `over`: the end: the scores and who won.
 
 Text, inside parts, is a tuple of bits: a `Message` (plain words), `Label` (words that name what follows), `Chip` (a
-seat: its colour, symbol and name), `Dice` (dice faces) and `Pips` (done of most, as ●●○).
+seat: its colour, symbol and name), `Dice` (dice faces), `Pips` (done of most, as ●●○) and a plain number.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.base import Message, msg
+from companion.contract import Message, msg
 
 # -- bits of text ------------------------------------------------------------------------------------------------
 
@@ -57,8 +58,11 @@ class Pips:
     most: int
 
 
-Bit = Message | Label | Chip | Dice | Pips
+Bit = Message | Label | Chip | Dice | Pips | int  # an int: a number, the same in every language
 Text = tuple[Bit, ...]
+
+
+SEP = Message("board.sep")  # a dot between two facts on one line
 
 
 def text(*bits: Bit | str) -> Text:
@@ -67,6 +71,8 @@ def text(*bits: Bit | str) -> Text:
 
 
 def bit_json(bit: Bit) -> dict:
+    if isinstance(bit, int):
+        return {"n": bit}
     if isinstance(bit, Message):
         return {"t": bit.to_json()}
     if isinstance(bit, Label):
@@ -87,13 +93,14 @@ def text_json(line: Text) -> list[dict]:
 
 @dataclass(frozen=True)
 class Heading:
-    """The board's top line (the round and the phase), with an optional side (the Chief's badge)."""
+    """The board's top line (the round and the phase), with short texts at its side (the Chief's badge, the
+    counts of the decks)."""
 
     line: Text
-    side: Text = ()
+    side: tuple[Text, ...] = ()
 
     def to_json(self) -> dict:
-        return {"part": "heading", "line": text_json(self.line), "side": text_json(self.side)}
+        return {"part": "heading", "line": text_json(self.line), "side": [text_json(t) for t in self.side]}
 
 
 @dataclass(frozen=True)
@@ -344,14 +351,12 @@ PART_NAMES = ("heading", "lines", "focus", "zones", "grid", "cards", "seats", "s
 class Board:
     main: tuple[Part, ...] = ()
     revealed: tuple[Part, ...] = ()
-    secrets: tuple[Secret, ...] = ()
     over: tuple[Part, ...] = ()
     title: Message | None = None  # the game's name over the board
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {"main": [p.to_json() for p in self.main],
                                "revealed": [p.to_json() for p in self.revealed],
-                               "secrets": [s.to_json() for s in self.secrets],
                                "over": [p.to_json() for p in self.over]}
         if self.title is not None:
             out["title"] = self.title.to_json()

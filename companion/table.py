@@ -362,8 +362,8 @@ class Table:
             question = rules.question(state, seat) if not state.over else None
             out["question"] = question.to_json() if question is not None else None
             out["narration_mine"] = [entry.to_json() for entry in shown if seat in entry.seats]
-            if "parts" in shared:  # the seat's own secrets beside the public board
-                out["parts"] = {**shared["parts"], "secrets": [s.to_json() for s in rules.secrets(state, seat)]}
+            if "parts" in shared:  # the seat's own secrets, beside the public board's parts (never inside them)
+                out["secrets"] = [s.to_json() for s in rules.secrets(state, seat)]
         return out
 
     def _shared_view(self) -> tuple[dict, list[Line]]:

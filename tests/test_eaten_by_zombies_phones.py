@@ -1,8 +1,8 @@
 """Eaten by Zombies! played to its end from three phones (the real page in Chromium, each in its own language)
 while a fourth phone watches in Tiếng Việt: the script tests/scripts/eaten-by-zombies.json, every answer tapped
 or typed on the page. Nothing in the page, the server or the table was written for this game: the shell renders
-its questions by kind and its board through boards/eaten-by-zombies.js. Screenshots in the four languages go to
-tests/screenshots/eaten-by-zombies/."""
+its questions by kind and its board from the parts the game describes (static/parts.js). Screenshots in the four
+languages go to tests/screenshots/eaten-by-zombies/."""
 
 from __future__ import annotations
 
@@ -42,8 +42,9 @@ def test_eaten_by_zombies_is_played_to_its_end_from_phones_in_four_languages(liv
     red, yellow, blue = seats["red"], seats["yellow"], seats["blue"]
 
     # The board is the game's own: the zombie deck counted, no zombie yet in the field, in each phone's language.
-    red.wait_until(lambda: red.page.locator(".ebz-counts .deck strong").count() > 0, "the board")
-    assert red.page.locator(".ebz-counts .deck strong").text_content() == "20"
+    deck = red.page.locator("#board .heading-side").first
+    red.wait_until(lambda: deck.count() > 0, "the board")
+    assert " ".join(deck.text_content().split()) == "Zombie deck 20"
     assert "殭屍牌库" in yellow.page.locator("#board").text_content()
     assert "殭屍牌庫" in blue.page.locator("#board").text_content()
     watcher.wait_until(lambda: "Chồng bài zombie" in (watcher.page.locator("#board").text_content() or ""),
@@ -78,11 +79,11 @@ def test_eaten_by_zombies_is_played_to_its_end_from_phones_in_four_languages(liv
         if len(view.get("field") or []) >= 2 and view.get("in_force") and "powers" not in photographed:
             photographed.add("powers")
             for one in everyone:
-                one.wait_until(lambda o=one: len(o.page.locator(".zombie-card").all()) >= 2, "the field's cards")
+                one.wait_until(lambda o=one: len(o.page.locator(".table-card").all()) >= 2, "the field's cards")
             photograph("powers", everyone)
             assert "生效中的殭屍威能" in blue.page.locator("#board").text_content()
-            status = blue.page.locator('.ebz-seat[data-seat="blue"] .ebz-status')
-            assert status.is_visible() and status.text_content() == "殭屍玩家 · 殭屍威能 8"
+            status = blue.page.locator('.seat-panel[data-seat="blue"] .seat-line')
+            assert status.first.is_visible() and status.all_text_contents()[:2] == ["殭屍玩家", "殭屍威能 8"]
             assert "Sức mạnh Zombie đang có hiệu lực" in watcher.page.locator("#board").text_content()
 
     assert peeked is not None and photographed == {"choose", "powers"}

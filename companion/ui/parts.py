@@ -47,7 +47,9 @@ def say_line(words: Words, bits: list | None) -> str:
     """A line of bits as one text: words, a seat's colour name, dice faces, pips."""
     out = []
     for bit in bits or []:
-        if "t" in bit:
+        if "n" in bit:
+            out.append(str(bit["n"]))
+        elif "t" in bit:
             out.append(words.say(bit["t"]))
         elif "label" in bit:
             out.append(words.say(bit["label"]))
@@ -336,21 +338,30 @@ class HeadingPart(BoxLayout):
         self.side_key = None
 
     def show(self, part: dict) -> None:
+        """The side's texts: a seat in a text (the Chief's badge) as its chip, the others in one line."""
         words = self.words
         self.line.text = say_line(words, part.get("line"))
-        side = list(part.get("side") or [])
-        if side == self.side_key:
+        side = [t for t in part.get("side") or [] if t]
+        key = (repr(side), words.lang)
+        if key == self.side_key:
             return
-        self.side_key = side
+        self.side_key = key
         self.side.clear_widgets()
         self.line.size_hint_x = 0.55 if side else 1
-        for bit in side:
-            if "chip" in bit:
-                seat = bit["chip"]
-                self.side.add_widget(Chip(seat, words.t(f"colour.{seat}"), font=dp(17), size_hint_x=0.6))
-            else:
-                self.side.add_widget(Text(text=say_line(words, [bit]), base_font=dp(14), min_font=dp(9), ink=DIM,
+        plain = [say_line(words, texts) for texts in side if not any("chip" in b for b in texts)]
+        if plain:  # counts and the like: one line, a dot between them
+            self.side.add_widget(Text(text="  ·  ".join(plain), base_font=dp(15), min_font=dp(9), halign="right",
+                                      valign="middle"))
+        for texts in side:
+            chips = [b["chip"] for b in texts if "chip" in b]
+            if not chips:
+                continue
+            words_only = say_line(words, [b for b in texts if "chip" not in b])
+            if words_only:
+                self.side.add_widget(Text(text=words_only, base_font=dp(14), min_font=dp(9), ink=DIM,
                                           halign="right", valign="middle"))
+            for seat in chips:
+                self.side.add_widget(Chip(seat, words.t(f"colour.{seat}"), font=dp(17), size_hint_x=0.6))
 
 
 class LinesPart(Text):
@@ -557,10 +568,11 @@ class Board(BoxLayout):
             self.widgets = [kept.pop(s, None) or PARTS[p["part"]](self.words, p) for s, p in zip(shapes, main,
                                                                                                  strict=True)]
             self.shapes = shapes
-            for widget in self.widgets:
+            grows = any(w.grows for w in self.widgets)
+            for k, widget in enumerate(self.widgets):
+                if not grows and 0 < k < len(self.widgets) - 1:
+                    self.add_widget(Widget(size_hint_y=0.3))  # no part fills the board: the space goes between them
                 self.add_widget(widget)
-            if not any(w.grows for w in self.widgets):
-                self.add_widget(Widget())  # the fixed parts stay at the top
         for widget, part in zip(self.widgets, main, strict=True):
             widget.show(part)
 
@@ -571,7 +583,7 @@ class Board(BoxLayout):
 def secrets(view: dict, words: Words) -> list[tuple[str, Callable[[], str], bool]]:
     """What a seat may look at alone, each read only while the finger holds the button."""
     out = []
-    for secret in (view.get("parts") or {}).get("secrets") or []:
+    for secret in view.get("secrets") or []:  # a seat's own, beside the public board's parts
         lines = list(secret.get("lines") or [])
 
         def reveal(lines: list = lines) -> str:

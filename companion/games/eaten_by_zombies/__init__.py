@@ -10,6 +10,7 @@ from pathlib import Path
 from companion.games.base import IllegalAction, Item, Line, Setup, TableOption, msg
 
 from .engine import cup_request, picked, start
+from .parts import parts, secrets
 from .prompts import answered, check, prompt, question
 from .state import COLOURS, LEVELS, State
 from .view import record, view
@@ -50,4 +51,4 @@ def narration(state: State) -> tuple[Line, ...]:
 
 
 __all__ = ["BOARD", "LEVELS", "LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "State", "apply", "cup_request",
-           "decide", "dice_revealed", "narration", "prompt", "question", "record", "start", "view"]
+           "decide", "dice_revealed", "narration", "parts", "prompt", "question", "record", "secrets", "start", "view"]

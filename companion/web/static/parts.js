@@ -1,5 +1,5 @@
 // The board parts (companion/board.py): one renderer per part, none per game. A game describes its board as data
-// in view.parts (main, revealed, secrets, over); this draws it with the page's building blocks (h, t, say, chip,
+// in view.parts (main, revealed, over), and a seat's own secrets in view.secrets; this draws it with the page's building blocks (h, t, say, chip,
 // dice, list, peek). Every text is a catalogue message, a number or a seat.
 "use strict";
 
@@ -8,6 +8,7 @@
 
   function bit(ctx, b) {
     if (!b || typeof b !== "object") return null;
+    if (Number.isInteger(b.n)) return String(b.n);
     if (b.t) return ctx.rich(b.t);
     if (b.label) return ctx.h("span", { class: "label" }, ctx.say(b.label));
     if (typeof b.chip === "string") return ctx.chip(b.chip);
@@ -36,8 +37,9 @@
 
   const PARTS = {
     heading(ctx, p) {
+      const side = (p.side || []).filter(said);
       return ctx.h("p", { class: "phase" }, line(ctx, p.line),
-        said(p.side) ? [" ", ctx.h("span", { class: "heading-side" }, line(ctx, p.side))] : null);
+        side.map((s) => [" ", ctx.h("span", { class: "heading-side" }, line(ctx, s))]));
     },
 
     lines(ctx, p) {
@@ -167,12 +169,13 @@
     return draw(ctx, (view.parts || {}).revealed);
   }
 
+  // A seat's own secrets come beside the public board's parts, in its view alone.
   function secrets(view, ctx) {
-    return draw(ctx, (view.parts || {}).secrets);
+    return draw(ctx, view.secrets);
   }
 
   function secretsKey(view) {
-    return [view.seat, (view.parts || {}).secrets || null, !!view.question];
+    return [view.seat, view.secrets || null, !!view.question];
   }
 
   function over(view, ctx) {

@@ -1,0 +1,340 @@
+"""The game contract: all that the Table, the phone server, the pads and the touchscreen know of any game.
+
+It lives outside `companion/games/`, so the catalogue, the table and every device import it without loading a
+game. A game is one package under `companion/games/` that satisfies `Game` (module-level names and functions) plus
+one line in the registry (`companion/games/__init__.py`). Its words live in its own catalogue folder
+(`locale/<language>/*.po`), keyed by message keys; nothing here holds a sentence.
+
+Everything a device shows comes from three things the rules describe themselves:
+- a `Prompt`: who is asked now, and a `Question` per seat: a kind from the closed set below, a title and
+  labelled choices, each with a pad slot where one is natural;
+- the narration: `Line`s of what happened, and what the table must do with the physical pieces;
+- the view: the game's board as plain data; and its board as parts (companion/board.py), drawn by one renderer
+  per part on every screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+# The closed set of question kinds; every device renders each of them without knowing the game.
+PICK = "pick"  # choose one of the choices (a secret pick when the question is secret)
+BALLOT = "ballot"  # a weighted secret vote among candidates; revealed when everyone has voted
+CARDS = "cards"  # a card window: pass, or play one of the cards (folded behind "Play a card…")
+NUMBER = "number"  # a whole number between `low` and `high`, put in the action's `field`
+ASSIGN = "assign"  # each item to one target, put in the action's `field` as {item: target}
+KINDS = (PICK, BALLOT, CARDS, NUMBER, ASSIGN)
+
+
+@dataclass(frozen=True)
+class Message:
+    """A sentence for a player: a catalogue key and its parameters (rendered in each reader's language)."""
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"key": self.key, "params": dict(self.params)}
+
+
+def msg(key: str, **params: Any) -> Message:
+    return Message(key, params)
+
+
+class Refusal(ValueError):
+    """Something refused, said to whoever asked: a catalogue key (the code) and its parameters.
+
+    `str()` is the English sentence (for logs and the command line); devices render `code` and `params` in
+    the reader's own language.
+    """
+
+    def __init__(self, code: str, **params: Any):
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+    @property
+    def message(self) -> Message:
+        return Message(self.code, self.params)
+
+    def text(self, lang: str = "en") -> str:
+        from companion.catalogue import catalogue  # the catalogue reads files: only when a refusal is told
+
+        return catalogue().text(self.message, lang)
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+
+class IllegalAction(Refusal):
+    """An answer or a setup the rules refuse (the game's catalogue says why, in the player's terms)."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the narration.
+
+    `act`: the line asks the table to do something with the physical pieces (put a zombie, remove a figure).
+    `seats`: empty for a public line; otherwise only these seats may read it (a peek at secret dice), until a
+    public line tells everyone at the reveal.
+    """
+
+    message: Message
+    round: int
+    act: bool = False
+    seats: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        out = {"key": self.message.key, "params": dict(self.message.params), "round": self.round}
+        if self.act:
+            out["act"] = True
+        return out
+
+
+def line(round_: int, key: str, act: bool = False, seats: Sequence[str] = (), **params: Any) -> Line:
+    return Line(Message(key, params), round_, act, tuple(seats))
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One answer a device can give: the complete action, its label, its pad button, its group.
+
+    `group` "card": the choice plays a card and is folded behind "Play a card…" on a screen.
+    `confirm`: the choice changes the game for good (a player dies, a phase ends): a screen asks for a second tap.
+    """
+
+    action: Mapping[str, Any]
+    label: Message
+    slot: int | None = None  # the pad button (1..6) behind this choice, where one is natural
+    group: str | None = None
+    note: Message | None = None  # one line more: what a card does, where a move ends, ...
+    confirm: bool = False
+
+    def to_json(self) -> dict:
+        out: dict = {"action": dict(self.action), "label": self.label.to_json()}
+        if self.slot is not None:
+            out["slot"] = self.slot
+        if self.group is not None:
+            out["group"] = self.group
+        if self.note is not None:
+            out["note"] = self.note.to_json()
+        if self.confirm:
+            out["confirm"] = True
+        return out
+
+
+@dataclass(frozen=True)
+class Item:
+    """A labelled value: an item or a target of an assignment."""
+
+    value: str
+    label: Message
+
+    def to_json(self) -> dict:
+        return {"value": self.value, "label": self.label.to_json()}
+
+
+@dataclass(frozen=True)
+class Question:
+    """What one seat is asked now, as every device shows it.
+
+    PICK, BALLOT, CARDS: the answer is one of `choices`, sent as its action.
+    NUMBER: the answer is `answer` with `field` set to a whole number from `low` to `high`.
+    ASSIGN: the answer is `answer` with `field` set to {item value: target value} for every item; when `answer`
+    already holds `field`, that assignment is the rules' proposal, and a screen may start from it.
+    """
+
+    id: str
+    seat: str
+    kind: str
+    step: str
+    title: Message
+    secret: bool = False
+    choices: tuple[Choice, ...] = ()
+    answer: Mapping[str, Any] = field(default_factory=dict)
+    field: str | None = None
+    low: int | None = None
+    high: int | None = None
+    items: tuple[Item, ...] = ()
+    targets: tuple[Item, ...] = ()
+    facts: tuple[Message, ...] = ()  # what the decision needs to know, beside the question
+    answered: bool = False  # a secret answer is in; it may still be changed until the reveal
+
+    def to_json(self) -> dict:
+        out: dict = {"id": self.id, "seat": self.seat, "kind": self.kind, "step": self.step,
+                     "title": self.title.to_json(), "secret": self.secret,
+                     "choices": [c.to_json() for c in self.choices], "answered": self.answered}
+        if self.kind in (NUMBER, ASSIGN):
+            out["answer"] = dict(self.answer)
+            out["field"] = self.field
+        if self.kind == NUMBER:
+            out["low"], out["high"] = self.low, self.high
+        if self.kind == ASSIGN:
+            out["items"] = [i.to_json() for i in self.items]
+            out["targets"] = [t.to_json() for t in self.targets]
+        if self.facts:
+            out["facts"] = [f.to_json() for f in self.facts]
+        return out
+
+    def choice_for(self, slot: int) -> Choice | None:
+        """The choice behind pad button `slot` (the first listed one when several share it)."""
+        return next((c for c in self.choices if c.slot == slot), None)
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What the rules wait for from players: who is asked, what kind of answer, the legal answers.
+
+    `options` maps each seat asked to its legal answers, each written as a complete action (empty for NUMBER
+    and ASSIGN, whose answers are checked by the rules). `key` names where the game stands in its questions;
+    `step` names the step for devices (a game's own word, shown only through the catalogue).
+    """
+
+    kind: str
+    options: Mapping[str, list[dict]]
+    secret: bool = False  # answers stay hidden until everyone asked has answered
+    key: tuple = ()
+    step: str = ""
+    title: Message | None = None  # the question as the table screen says it ("Vote: the victim at 4 Parking")
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return tuple(self.options)
+
+    @property
+    def id(self) -> str:
+        """Names this question: the same while it stays open, new once it is answered or closed."""
+        return "-".join(str(part) for part in self.key)
+
+    def public_json(self) -> dict:
+        out = {"id": self.id, "kind": self.kind, "step": self.step, "waiting": list(self.seats),
+               "secret": self.secret}
+        if self.title is not None:
+            out["title"] = self.title.to_json()
+        return out
+
+
+@dataclass(frozen=True)
+class CupRequest:
+    """Randomness the rules need from the table's cup.
+
+    kind "roll": `count` dice, seen only by `visible_to` until revealed (public when `public`).
+    kind "pick": a uniform random index in range(count), for a random choice between tied candidates.
+    """
+
+    kind: str
+    count: int
+    public: bool = True
+    visible_to: tuple[str, ...] = ()
+
+
+# -- the new-game form ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableOption:
+    """A choice the group makes before the game: its values (each with a label) and the default."""
+
+    name: str
+    label: Message
+    choices: tuple[Item, ...]
+    default: Any
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "label": self.label.to_json(), "default": self.default,
+                "choices": [{"value": _option_value(c.value), "label": c.label.to_json()} for c in self.choices]}
+
+
+def _option_value(value: str) -> Any:
+    return {"true": True, "false": False}.get(value, value)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The new-game form of a game: its title, player counts, seat colours in seating order, options."""
+
+    title: Message
+    min_players: int
+    max_players: int
+    colours: tuple[str, ...]
+    options: tuple[TableOption, ...] = ()
+    note: Message | None = None  # a seating rule worth saying on the form ("3 players: red, yellow, blue")
+
+    def to_json(self, name: str) -> dict:
+        out = {"game": name, "title": self.title.to_json(), "min_players": self.min_players,
+               "max_players": self.max_players, "colours": list(self.colours),
+               "options": [o.to_json() for o in self.options]}
+        if self.note is not None:
+            out["note"] = self.note.to_json()
+        return out
+
+
+# -- the interface ----------------------------------------------------------------------------------------------
+
+
+class GameState(Protocol):
+    """What the Table reads of any game's state."""
+
+    players: tuple[str, ...]
+    round: int
+
+    @property
+    def over(self) -> bool: ...
+
+    winners: tuple[str, ...]
+
+
+# The sounds a screen may play, a closed set like the question kinds. A game may name, in an optional module-level
+# `SOUNDS: Mapping[str, str]`, the narration keys (or a key's family: "mall.n.breach" for "mall.n.breach.defence")
+# whose public lines make one of them heard; a game without SOUNDS is silent.
+SOUND_NAMES = ("dice", "breach", "reveal")
+
+
+class Game(Protocol):
+    """A game's rules, pure: no I/O, no randomness (dice and picks come in as events from the table's cup).
+    Optional: `SOUNDS` (see SOUND_NAMES)."""
+
+    NAME: str  # the registry's name, e.g. "mall-of-horror"
+    SETUP: Setup
+    LOCALE: Path  # the game's catalogue folder: LOCALE/<language>/*.po
+    TERMS: Mapping[str, str]  # parameter name -> catalogue key prefix ("location" -> "mall.location")
+    BOARD: str  # the board renderer the screens use (usually NAME)
+
+    def start(self, players: object, options: object = None, position: object = None) -> Any:
+        """A new game, or one from a position; IllegalAction if the setup is not valid."""
+
+    def decide(self, state: Any, action: object) -> list[dict]:
+        """The events an answer produces once the rules accept it; IllegalAction (code + params) if not."""
+
+    def apply(self, state: Any, event: dict) -> Any:
+        """The state after one event (an accepted answer, {"roll": dice} or {"pick": index})."""
+
+    def prompt(self, state: Any) -> Prompt | None:
+        """What the state waits for from players; None when it waits for the cup or is over."""
+
+    def question(self, state: Any, seat: str) -> Question | None:
+        """What `seat` is asked now (also a voter who may still change his ballot), or None."""
+
+    def cup_request(self, state: Any) -> CupRequest | None:
+        """What the state waits for from the cup, or None."""
+
+    def dice_revealed(self, state: Any) -> bool:
+        """The secret dice of this round are on the table: every roll's nonce may be published."""
+
+    def narration(self, state: Any) -> Sequence[Line]:
+        """The whole game's narration so far, oldest first."""
+
+    def view(self, state: Any, seat: str | None = None) -> dict:
+        """What `seat` may see (None: the public board). Never a secret of another seat."""
+
+    def record(self, state: Any) -> dict:
+        """The table's full record of the state (replay's JSON)."""
+
+
+
+__all__ = ["ASSIGN", "BALLOT", "CARDS", "KINDS", "NUMBER", "PICK", "SOUND_NAMES", "Choice", "CupRequest", "Game",
+           "GameState", "IllegalAction", "Item", "Line", "Message", "Prompt", "Question", "Refusal", "Setup",
+           "TableOption", "line", "msg"]
