@@ -194,24 +194,22 @@ class Zones:
 
 @dataclass(frozen=True)
 class Cell:
-    """A cell of a grid: its label, face up or down, a count (zombie tokens), what lies there (`lying`, short),
-    the seats standing there, the seats whose target it is (outlined in their colours), and whether it is lit."""
+    """A cell of a grid: its label, face up or down, a count (zombie tokens), what lies there (`lying`, short
+    symbols), the seats standing there, the seats whose target it is (outlined in their colours), and whether it is
+    lit."""
 
     id: str
     label: str
     up: bool = False
     count: int | None = None
-    lying: Message | None = None
+    lying: Text = ()
     seats: tuple[str, ...] = ()
     outline: tuple[str, ...] = ()
     lit: bool = False
 
     def to_json(self) -> dict:
-        out: dict = {"id": self.id, "label": self.label, "up": self.up, "count": self.count,
-                     "seats": list(self.seats), "outline": list(self.outline), "lit": self.lit}
-        if self.lying is not None:
-            out["lying"] = self.lying.to_json()
-        return out
+        return {"id": self.id, "label": self.label, "up": self.up, "count": self.count, "lying": text_json(self.lying),
+                "seats": list(self.seats), "outline": list(self.outline), "lit": self.lit}
 
 
 @dataclass(frozen=True)
@@ -261,7 +259,8 @@ class Cards:
 
 @dataclass(frozen=True)
 class SeatPanel:
-    """A seat's lines; `lit`: the seat whose turn it is; `tone`: "winner", "out", "other" (a zombie player) or None."""
+    """A seat's lines; `lit`: the seat whose turn it is; `tone`: "winner", "out", "other" (a zombie player),
+    "danger" (nearly dead) or None."""
 
     seat: str
     lines: tuple[Text, ...] = ()
@@ -275,10 +274,13 @@ class SeatPanel:
 
 @dataclass(frozen=True)
 class Seats:
+    """The seats side by side, each a panel; `rows`: a row each instead, for one long line per seat."""
+
     seats: tuple[SeatPanel, ...]
+    rows: bool = False
 
     def to_json(self) -> dict:
-        return {"part": "seats", "seats": [s.to_json() for s in self.seats]}
+        return {"part": "seats", "rows": self.rows, "seats": [s.to_json() for s in self.seats]}
 
 
 @dataclass(frozen=True)

@@ -83,8 +83,8 @@ def test_district_z_is_played_to_its_end_from_two_phones(live, phones):  # noqa:
     lines = [said(entry, "vi") for entry in blue.view()["narration"]]
     blue.wait_until(lambda: all(line in {bare(t) for t in blue.page.locator("#narration .line-text")
                                          .all_text_contents()} for line in lines), "the narration in Vietnamese")
-    assert blue.page.locator("#board .dz-district").count() == 16
-    assert red.page.locator("#board [data-cell=D4] .dz-people [data-colour=red]").count() == 1
+    assert blue.page.locator("#board .cell").count() == 16
+    assert red.page.locator("#board [data-cell=D4] .cell-seats [data-colour=red]").count() == 1
     books = catalogue()
     spectator.wait_until(lambda: books.text(_m("dz.board.result.won"), "zh-Hant") in spectator.page.locator(
         "#over").inner_text(), "the end in 繁體中文")

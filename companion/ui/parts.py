@@ -34,6 +34,7 @@ from companion.ui.widgets import (
 from companion.ui.words import Words
 
 TONES = {"plain": INK, "hint": DIM, "warning": ACT, "act": ACT}
+SEAT_INK = {"winner": GOOD, "out": DIM, "danger": DANGER, "other": DANGER}
 FACE_DOWN = (0.16, 0.17, 0.21, 1)
 FACE_UP = (0.33, 0.35, 0.41, 1)
 LYING = (0.98, 0.82, 0.25, 1)
@@ -196,7 +197,7 @@ class CellCard(Widget):
         self.label.text = str(cell.get("label") or "")
         self.label.ink = INK if cell.get("up") else DIM
         self.count.text = str(cell["count"]) if cell.get("count") else ""
-        self.lying.text = self.words.say(cell["lying"]) if cell.get("lying") else ""
+        self.lying.text = say_line(self.words, cell.get("lying"))
         self.lying.ink = LYING
         seats = list(cell.get("seats") or [])
         if [m.seat for m in self.marks] != seats:
@@ -474,10 +475,27 @@ class CardsPart(BoxLayout):
 
 
 class SeatsPart(BoxLayout):
+    """The seats side by side, each a panel; or a row each (a seat's symbol and one line)."""
+
     grows = False
 
     def __init__(self, words: Words, part: dict, **kwargs):
         seats = list(part.get("seats") or [])
+        self.words, self.rows = words, bool(part.get("rows"))
+        if self.rows:
+            super().__init__(orientation="vertical", spacing=dp(1), size_hint_y=None, height=dp(20) * len(seats),
+                             **kwargs)
+            self.cards = []
+            self.texts = []
+            for seat in seats:
+                row = BoxLayout(spacing=dp(4), size_hint_y=None, height=dp(19))
+                row.add_widget(Mark(seat=seat["seat"], size_hint=(None, None), size=(dp(16), dp(16)),
+                                    pos_hint={"center_y": 0.5}))
+                text = Text(text="", base_font=dp(13), min_font=dp(8), wrap=False, halign="left", valign="middle")
+                row.add_widget(text)
+                self.add_widget(row)
+                self.texts.append(text)
+            return
         lines = max([len(s.get("lines") or []) for s in seats] or [1])
         super().__init__(spacing=dp(4), size_hint_y=None, height=dp(30) + dp(20) * lines, **kwargs)
         self.cards = [SeatCard(words, s["seat"], lines) for s in seats]
@@ -485,6 +503,12 @@ class SeatsPart(BoxLayout):
             self.add_widget(card)
 
     def show(self, part: dict) -> None:
+        if self.rows:
+            for text, panel in zip(self.texts, part.get("seats") or [], strict=False):
+                name = self.words.t(f"colour.{panel['seat']}")
+                text.text = " · ".join([name, *(say_line(self.words, line) for line in panel.get("lines") or [])])
+                text.ink = SEAT_INK.get(panel.get("tone"), INK)
+            return
         for card, panel in zip(self.cards, part.get("seats") or [], strict=False):
             card.show(panel)
 
@@ -533,7 +557,7 @@ def shape(part: dict) -> tuple:
     if kind == "grid":
         return kind, part.get("width"), len(part.get("cells") or [])
     if kind == "seats":
-        return kind, tuple(s["seat"] for s in part.get("seats") or []), max(
+        return kind, bool(part.get("rows")), tuple(s["seat"] for s in part.get("seats") or []), max(
             [len(s.get("lines") or []) for s in part.get("seats") or []] or [0])
     if kind == "scores":
         return kind, repr(part.get("columns")), tuple(r["seat"] for r in part.get("rows") or [])

@@ -11,6 +11,7 @@ from companion.games.base import Item, Line, Setup, TableOption, msg
 
 from .engine import COLOURS, apply, check, cup_request, decide, prompt, question, start
 from .pairing import best_pairing, outcome
+from .parts import parts, secrets
 from .state import GRIDS, State
 from .view import record, view
 
@@ -48,5 +49,5 @@ def narration(state: State) -> tuple[Line, ...]:
 
 
 __all__ = ["BOARD", "LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "State", "apply", "best_pairing", "check",
-           "cup_request", "decide", "dice_revealed", "narration", "outcome", "prompt", "question", "record", "start",
-           "view"]
+           "cup_request", "decide", "dice_revealed", "narration", "outcome", "parts", "prompt", "question", "record",
+           "secrets", "start", "view"]

@@ -76,7 +76,7 @@
     },
 
     seats(ctx, p) {
-      return ctx.h("ul", { class: "seat-panels" }, (p.seats || []).map((s) =>
+      return ctx.h("ul", { class: p.rows ? "seat-rows" : "seat-panels" }, (p.seats || []).map((s) =>
         ctx.h("li", { class: "seat-panel" + (s.lit ? " lit" : "") + (s.tone ? " " + s.tone : ""), "data-seat": s.seat },
           ctx.h("div", {}, ctx.chip(s.seat)),
           (s.lines || []).map((l) => ctx.h("div", { class: "seat-line" }, line(ctx, l))))));
@@ -143,7 +143,7 @@
     const node = h("div", { class: classes.join(" "), role: "listitem", "data-cell": c.id },
       h("span", { class: "cell-label" }, c.label),
       c.count ? h("span", { class: "cell-count" }, String(c.count)) : null,
-      c.lying ? h("span", { class: "cell-lying" }, ctx.say(c.lying)) : null,
+      said(c.lying) ? h("span", { class: "cell-lying" }, line(ctx, c.lying)) : null,
       (c.seats || []).length ? h("span", { class: "cell-seats" }, c.seats.map((s) => ctx.chip(s, "mini"))) : null);
     if ((c.outline || []).length) {  // each seat whose target this is, ringed in its colour
       node.style.boxShadow = c.outline.map((s, i) => "inset 0 0 0 " + (2 + 3 * i) + "px var(--" + s + ")").join(", ");
