@@ -28,15 +28,15 @@ def test_the_script_plays_a_whole_game_through_the_real_command_and_is_stored(tm
     assert record["game"] == "zombiegeddon" and record["over"] and record["winners"] == ["blue"]
     assert record["starter"] == "blue" and record["revealed"] == [{"red": 4, "yellow": 6, "blue": 6},
                                                                  {"yellow": 3, "blue": 5}]
-    assert {seat: s["total"] for seat, s in record["scores"].items()} == {"red": 46, "yellow": 53, "blue": 59}
-    assert record["scores"]["red"]["weapons"] == 2  # corrected after it was handed in
+    assert {seat: s["total"] for seat, s in record["scores"].items()} == {"red": 49, "yellow": 53, "blue": 58}
+    assert record["scores"]["red"]["zombies"] == 3  # corrected after it was handed in
     lines = record["narration"]
     keys = [entry["key"] for entry in lines]
     assert keys.count("zg.n.score") == 3 and keys[-1] == "zg.n.winner"
     assert [entry["key"] for entry in lines if entry.get("act")] == [
         "zg.n.take_remaining", "zg.n.check.remove", "zg.n.check.shuffle", "zg.n.check.figures",
         "zg.n.check.tokens", "zg.n.take_remaining"]
-    assert lines[-1]["text"] == "Xanh dương thắng với 59 điểm"
+    assert lines[-1]["text"] == "Xanh dương thắng với 58 điểm"
     history = run("history", "--db", str(db))
     assert history.returncode == 0 and "zombiegeddon  red, yellow, blue  won by blue" in history.stdout
 
