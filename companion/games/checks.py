@@ -2,7 +2,8 @@
 
 A refusal names what was expected and what came instead: `shown(value)` is a nested message ("the text "5"",
 "true", "a list") that a game's refusal takes as a parameter, rendered in each reader's language by the catalogue
-(`companion/locale/<lang>/checks.po`). `is_whole(value)` is the one test of a whole number: a boolean is not one.
+(`companion/locale/<lang>/checks.po`); `expected(int)` says what a field must be ("a whole number"). `is_whole`
+is the one test of a whole number: a boolean is not one.
 """
 
 from __future__ import annotations
@@ -30,6 +31,14 @@ def shown(value: object) -> dict:
     if isinstance(value, dict):
         return _said("check.value.object")
     return _said("check.value.other", _clip(type(value).__name__))
+
+
+_TYPES = {bool: "boolean", int: "whole", str: "text", list: "list", dict: "object"}
+
+
+def expected(kind: type) -> dict:
+    """What a field must be, as a refusal says it ("a whole number", "a text", "true or false")."""
+    return _said(f"check.type.{_TYPES[kind]}")
 
 
 def _said(key: str, text: str | None = None) -> dict:

@@ -85,10 +85,6 @@ def from_position(players: tuple[str, ...], options: Options, position: object) 
         cup = tuple(cup)
     if phase not in (Phase.DESTINATION, Phase.MOVE, Phase.ATTACK) and (cup is not None or destinations):
         raise IllegalAction("mall.position.cup_phase", fields="cup, destinations", phases="destination, move, attack")
-    if phase == Phase.MOVE:
-        missing = [p for p in players if p not in destinations]
-        if missing:
-            raise IllegalAction("mall.position.missing_destinations", phase_name=phase, colours=missing)
     if phase == Phase.ATTACK:  # the moves are made: only a zombie player's destination still counts (his zombie)
         missing = [p for p in players if p not in destinations and not any(c.colour == p for c in characters)]
         if missing:
@@ -104,6 +100,10 @@ def from_position(players: tuple[str, ...], options: Options, position: object) 
         state = evolve(state, zombie_players=frozenset(p for p in players if not state.alive(p)))
     if not state.alive(chief) and state.characters:
         raise IllegalAction("mall.position.chief_out", colour=chief)
+    if phase == Phase.MOVE:  # who had no legal destination chose nothing
+        missing = [p for p in players if p not in destinations and not prompts.no_destination(state, p)]
+        if missing:
+            raise IllegalAction("mall.position.missing_destinations", phase_name=phase, colours=missing)
     return state
 
 
