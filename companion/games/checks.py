@@ -23,14 +23,14 @@ def shown(value: object) -> dict:
     if isinstance(value, bool):
         return _said("check.value.boolean", "true" if value else "false")
     if isinstance(value, int | float):
-        return _said("check.value.number", _clip(repr(value)))
+        return _said("check.value.number", printable(repr(value)))
     if isinstance(value, str):
-        return _said("check.value.text", _clip(value))
+        return _said("check.value.text", printable(value))
     if isinstance(value, list | tuple):
         return _said("check.value.list")
     if isinstance(value, dict):
         return _said("check.value.object")
-    return _said("check.value.other", _clip(type(value).__name__))
+    return _said("check.value.other", printable(type(value).__name__))
 
 
 _TYPES = {bool: "boolean", int: "whole", str: "text", list: "list", dict: "object"}
@@ -45,7 +45,7 @@ def _said(key: str, text: str | None = None) -> dict:
     return {"key": key, "params": {} if text is None else {"text": text}}
 
 
-def _clip(text: str) -> str:
-    """A printable excerpt: a lone surrogate ("\\ud800") is written out, never passed on to a device."""
+def printable(text: str) -> str:
+    """A sent text as a refusal may repeat it: a lone surrogate written out ("\\ud800"), at most MAX_SHOWN long."""
     text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN - 1] + "…"
