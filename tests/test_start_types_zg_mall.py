@@ -130,3 +130,27 @@ def test_a_start_input_of_the_wrong_json_type_is_refused_in_clear_words(rules, p
     for lang in LANGUAGES:
         said = refused.value.text(lang)
         assert said != refused.value.code and "{" not in said.replace('{"', "").replace("{'", "")
+
+
+@pytest.mark.parametrize(("players", "options", "position", "reason"), [
+    (["red", {}], None, None, "an object is not a colour of the game; choose from Red, Yellow, Blue, Green, Purple "
+                              "and Black"),
+    (["red", "yellow", True], None, None, "true is not a colour of the game; choose from Red, Yellow, Blue, Green, "
+                                          "Purple and Black"),
+    (["red", "yellow", "blue"], {"end_timing": True}, None,
+     "table option end_timing must be 'immediate' or 'round_end', not true"),
+    (["red", "yellow", "blue"], {"threats_carry_to_revote": "true"}, None,
+     "table option threats_carry_to_revote must be true or false, not 'true'"),
+    (["red", "yellow", "blue"], None, {"hands": {"red": True}},
+     "hands.red must be a whole number of at least 0, not true"),
+    (["red", "yellow", "blue"], None, {"hands": {"red": "5"}},
+     "hands.red must be a whole number of at least 0, not '5'"),
+    (["red", "yellow", "blue"], None, {"round": None},
+     "round must be a whole number of at least 1, not nothing (null)"),
+    (["red", "yellow", "blue"], None, {"phase": ["move"]},
+     "position phase must be one of truck, chief, arrival, destination, move, attack, not a list"),
+])
+def test_a_mall_of_horror_start_type_error_says_what_was_expected_in_json_words(players, options, position, reason):
+    with pytest.raises(IllegalAction) as refused:
+        mall.start(players, options, position)
+    assert str(refused.value) == reason

@@ -33,6 +33,12 @@ def shown(value: object) -> dict:
     return _said("check.value.other", printable(type(value).__name__))
 
 
+def sent(value: object) -> str | dict:
+    """A sent value as Mall of Horror's refusals repeat it: a text quoted as written ('pink'), anything else in
+    words (`shown`), so that true, null and 5 are never read as the Python words True, None or a text."""
+    return printable(repr(value)) if isinstance(value, str) else shown(value)
+
+
 _TYPES = {bool: "boolean", int: "whole", str: "text", list: "list", dict: "object"}
 
 

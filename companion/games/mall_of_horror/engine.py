@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from companion.ballot import Ballot
 from companion.games.base import IllegalAction
+from companion.games.checks import sent
 
 from . import prompts
 from .board import (
@@ -77,7 +78,7 @@ def apply(state: State, event: dict) -> State:
 def apply_one(state: State, event: dict) -> State:
     """The state right after one event, before the automatic steps that follow it."""
     if not isinstance(event, dict):
-        raise IllegalAction("mall.refuse.event_not_object", value=repr(event))
+        raise IllegalAction("mall.refuse.event_not_object", value=sent(event))
     if state.over:
         raise IllegalAction("mall.refuse.over")
     if "roll" in event:

@@ -10,7 +10,7 @@ colour "blue", location 3: "Blue cannot choose 3 Megatoys: all of Blue's charact
 from __future__ import annotations
 
 from companion.games.base import BALLOT, CARDS, PICK, Choice, CupRequest, IllegalAction, Message, Prompt, Question, msg
-from companion.games.checks import expected, shown
+from companion.games.checks import expected, sent, shown
 
 from .board import (
     CAMERA,
@@ -492,7 +492,7 @@ _VERBS = ("vote", "go", "move", "victim", "play", "pass", "give")
 def _well_formed(action: object) -> dict:
     if not isinstance(action, dict):
         raise IllegalAction("mall.refuse.not_an_object", example='{"seat": "red", "vote": "blue"}',
-                            value=repr(action))
+                            value=sent(action))
     for key, value in action.items():
         if key not in ACTION_KEYS:
             raise IllegalAction("mall.refuse.unknown_field", field=repr(key), fields=", ".join(ACTION_KEYS))
