@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from companion.cli import _record
 from companion.games import mall_of_horror as mall
 from companion.replay import ReplayError, load_script, play, read_script
-from companion.simulate import random_game
+from companion.simulate import cup_event, random_game
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = [  # seed, players, options: picks happen in the seeds that draw a tied victim
@@ -58,6 +58,30 @@ HIDDEN = {  # the Supermarket is breached; Blue's Gunman is hidden: he neither v
                  "destinations": {"red": 6, "blue": 6, "yellow": 3, "green": 5}, "hidden": {"blue": ["gunman"]}},
     "actions": [{"seat": "red", "vote": "blue"}, {"seat": "blue", "vote": "red"}, {"seat": "blue", "victim": "pinup"}],
 }
+
+LATE = {  # everything but the Parking closed, every living figure in it: Red and Blue have no legal destination
+    "game": "mall-of-horror", "players": ["red", "blue", "yellow", "green"],
+    "position": {"round": 6, "phase": "destination", "chief": "red", "closed": [1, 2, 3, 5, 6],
+                 "characters": {"red": {"pinup": 4, "tough": 4, "gunman": 4}, "blue": {"pinup": 4, "tough": 4}},
+                 "hands": {"red": 1, "blue": 1, "yellow": 0, "green": 0}, "deck": 5, "cup": [1, 2, 4, 5]},
+}
+
+
+def late_events(seed: int, most: int = 60) -> list[dict]:
+    """Random legal events from the LATE position, to the end or `most` events."""
+    rng = random.Random(seed)
+    state = mall.start(LATE["players"], None, LATE["position"])
+    events: list[dict] = []
+    while not state.over and len(events) < most:
+        request = mall.cup_request(state)
+        if request is not None:
+            event = cup_event(request, rng)
+        else:
+            prompt = mall.prompt(state)
+            event = rng.choice(prompt.options[rng.choice(prompt.seats)])
+        state = mall.apply(state, event)
+        events.append(event)
+    return events
 
 
 @dataclass(frozen=True)
@@ -101,6 +125,7 @@ def bases() -> tuple[Base, ...]:
             except ReplayError:
                 continue  # a record taken inside a phase does not always restart it: keep those that do
             out.append(base)
+    out += [Base(LATE["players"], None, LATE["position"], late_events(seed)) for seed in (1, 2)]
     out += [Base(TIE["players"], None, TIE["position"], [*TIE["actions"], {"pick": 1}]),
             Base(HIDDEN["players"], None, HIDDEN["position"], HIDDEN["actions"])]
     return tuple(out)

@@ -933,7 +933,7 @@ def test_eliminated_players_do_not_move():
         ({"seat": "purple", "move": "pinup"}, "'purple' is not playing; the players are Red, Blue, Yellow and Green"),
         ({"seat": "red", "vote": "red"}, "Red cannot vote now: Red is asked to move a character"),
         ({"seat": "red", "move": "girl"}, "Red has no Little Girl alive"),
-        ({"seat": "red", "move": 3}, "field 'move' must be a str, not 3"),
+        ({"seat": "red", "move": 3}, 'field "move" must be a text, not the number 3'),
         ({"seat": "red", "fly": "pinup"}, "unknown field 'fly' in action"),
         ({"seat": "red"}, "an action must say what it does"),
         ({"move": "pinup"}, "an action must name its seat"),

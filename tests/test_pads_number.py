@@ -134,11 +134,11 @@ def test_a_sheet_line_by_line_from_the_usb_hub_over_a_pty_each_line_from_zero(ru
         assert enter(1, 3, 3, 3, 6) == ["OK"] * 4  # 3 food discs
         assert enter(1, 4, 3, 3, 6) == ["OK"] * 4  # their printed total, 12: a new line starts again from 0
         assert enter(1, 2) == ["NO"]  # below 0: refused
-        assert enter(1, 6, 6, 6, 3, 6) == ["OK"] * 5  # zombies 0, their total 0, weapons 0, tokens 1
+        assert enter(1, 6, 6, 3, 6) == ["OK"] * 4  # zombies 0, their total 0, tokens 1
         assert enter(1, 1) == ["OK"]  # the sheet's check: button 1 hands it in
         sheets = running.call(lambda: running.table.record()["sheets"])
         assert sheets["red"] == {"entries": {"food": 3, "food_points": 12, "zombies": 0, "zombie_points": 0,
-                                             "weapons": 0, "tokens": 1}, "queue": [], "ready": True}
+                                             "tokens": 1}, "queue": [], "ready": True}
         assert hub.wait_for(lambda h: h.lamps[1] == "DONE")
         assert running.said == ["Pad hub connected: 2 pads (firmware 1.0)."]  # no secret number said
     finally:

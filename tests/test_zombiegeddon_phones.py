@@ -15,7 +15,7 @@ from test_phone_browser import bare, browser, live, phones, said  # noqa: F401 �
 
 SHOTS = Path(__file__).parent / "screenshots" / "zombiegeddon"
 LOCALES = {"en": "en-GB", "zh-Hans": "zh-CN", "zh-Hant": "zh-TW", "vi": "vi-VN"}
-LINES = ("food", "food_points", "zombies", "zombie_points", "weapons", "tokens")
+LINES = ("food", "food_points", "zombies", "zombie_points", "tokens")
 
 
 def number(phone, value: int) -> None:
@@ -71,8 +71,8 @@ def test_a_whole_game_from_three_phones_and_the_table_screen(live, phones, tmp_p
     red.shows_question("post")
     red.answer({"seat": "red", "act": "phase_end"})
 
-    # The sheets: typed line by line in secret; Red corrects his weapons after handing his sheet in.
-    sheets = {"red": (2, 5, 1, 4, 1, 2), "yellow": (3, 7, 0, 0, 6, 0), "blue": (1, 1, 2, 9, 0, 4)}
+    # The sheets: typed line by line in secret; Red corrects his supply tokens after handing his sheet in.
+    sheets = {"red": (2, 5, 1, 4, 2), "yellow": (3, 7, 0, 0, 0), "blue": (1, 1, 2, 9, 4)}
     for who in ("red", "yellow"):
         phone = seat[who]
         for value in sheets[who]:
@@ -81,8 +81,8 @@ def test_a_whole_game_from_three_phones_and_the_table_screen(live, phones, tmp_p
         phone.answer({"seat": who, "sheet": "hand_in"})
     expect(red.question.locator(".received")).to_have_text("Answer received ✓")
     red.peek_shows("food: 2 discs, 5 printed, 3 set bonus zombies: 1 discs, 4 printed, 1 set bonus "
-                   "weapons: 1 discs, 0 printed, 1 set bonus Supply tokens: 2 × 5 = 10 Total so far: 24")
-    red.answer({"seat": "red", "sheet": "weapons"})
+                   "Supply tokens: 2 × 5 = 10 Total so far: 23")
+    red.answer({"seat": "red", "sheet": "tokens"})
     number(red, 3)
     red.answer({"seat": "red", "sheet": "hand_in"})
     for value in sheets["blue"][:-1]:
@@ -96,7 +96,7 @@ def test_a_whole_game_from_three_phones_and_the_table_screen(live, phones, tmp_p
     for phone in (red, yellow, blue, host):
         phone.wait_until(lambda p=phone: p.view().get("over") is True, "the end")
     final = host.view()
-    assert {s: v["total"] for s, v in final["scores"].items()} == {"red": 29, "yellow": 33, "blue": 34}
+    assert {s: v["total"] for s, v in final["scores"].items()} == {"red": 28, "yellow": 13, "blue": 34}
     assert final["winners"] == ["blue"]
     rows = host.page.locator(".zg-scores tbody tr")
     expect(rows).to_have_count(3)
@@ -123,7 +123,7 @@ def test_a_whole_game_from_three_phones_and_the_table_screen(live, phones, tmp_p
             if "largest" in view:
                 assert view["largest"] in entered[who]  # only its own entry
             for line, value in (view.get("sheet") or {}).items():  # only its own sheet, as it typed it
-                assert value == own[line] or (who, line, value) == ("red", "weapons", 3)
+                assert value == own[line] or (who, line, value) == ("red", "tokens", 3)
             assert "entries" not in view and "sheets" not in view
     for frame in host.frames:
         state = json.loads(frame)

@@ -10,6 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from companion.games.base import IllegalAction
+from companion.store import EventStore
+from companion.table import Table
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "tests" / "scripts" / "zombiegeddon.json"
 
@@ -28,15 +34,15 @@ def test_the_script_plays_a_whole_game_through_the_real_command_and_is_stored(tm
     assert record["game"] == "zombiegeddon" and record["over"] and record["winners"] == ["blue"]
     assert record["starter"] == "blue" and record["revealed"] == [{"red": 4, "yellow": 6, "blue": 6},
                                                                  {"yellow": 3, "blue": 5}]
-    assert {seat: s["total"] for seat, s in record["scores"].items()} == {"red": 46, "yellow": 53, "blue": 59}
-    assert record["scores"]["red"]["weapons"] == 2  # corrected after it was handed in
+    assert {seat: s["total"] for seat, s in record["scores"].items()} == {"red": 49, "yellow": 53, "blue": 58}
+    assert record["scores"]["red"]["zombies"] == 3  # corrected after it was handed in
     lines = record["narration"]
     keys = [entry["key"] for entry in lines]
     assert keys.count("zg.n.score") == 3 and keys[-1] == "zg.n.winner"
     assert [entry["key"] for entry in lines if entry.get("act")] == [
         "zg.n.take_remaining", "zg.n.check.remove", "zg.n.check.shuffle", "zg.n.check.figures",
         "zg.n.check.tokens", "zg.n.take_remaining"]
-    assert lines[-1]["text"] == "Xanh dương thắng với 59 điểm"
+    assert lines[-1]["text"] == "Xanh dương thắng với 58 điểm"
     history = run("history", "--db", str(db))
     assert history.returncode == 0 and "zombiegeddon  red, yellow, blue  won by blue" in history.stdout
 
@@ -50,3 +56,53 @@ def test_an_illegal_action_in_a_script_names_it_on_one_line(tmp_path):
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.strip() == ('companion replay: action 2 {"seat": "blue", "act": "action"}: '
                                      "It is Yellow's turn, not Blue's.")
+
+
+def test_a_script_with_an_old_set_bonus_value_still_replays_as_the_value_it_now_is(tmp_path):
+    totals = {}
+    for value in ("every_kind", "scoring_kinds", "not_food_zombies", "printed_only"):
+        script = json.loads(SCRIPT.read_text(encoding="utf-8"))
+        script["options"]["set_bonus"] = value
+        path = tmp_path / f"{value}.json"
+        path.write_text(json.dumps(script), encoding="utf-8")
+        result = run("replay", str(path))
+        assert result.returncode == 0 and result.stderr == "", result.stderr
+        record = json.loads(result.stdout)
+        totals[value] = {seat: s["total"] for seat, s in record["scores"].items()}
+        assert record["options"]["set_bonus"] in ("scoring_kinds", "printed_only")
+    assert totals["every_kind"] == totals["scoring_kinds"] == {"red": 49, "yellow": 53, "blue": 58}
+    assert totals["not_food_zombies"] == totals["printed_only"] == {"red": 33, "yellow": 32, "blue": 37}
+
+
+OLD_SHEET = [  # a sheet of the version before the ruling: a weapons line, and a correction of it
+    {"seat": "red", "line": "food", "number": 2}, {"seat": "red", "line": "food_points", "number": 5},
+    {"seat": "red", "line": "zombies", "number": 0}, {"seat": "red", "line": "zombie_points", "number": 0},
+    {"seat": "red", "line": "weapons", "number": 3}, {"seat": "red", "line": "tokens", "number": 0},
+    {"seat": "red", "sheet": "hand_in"}, {"seat": "red", "sheet": "weapons"},
+    {"seat": "red", "line": "weapons", "number": 4}, {"seat": "red", "sheet": "hand_in"},
+]
+
+
+@pytest.mark.parametrize(("old", "new", "red"), [("every_kind", "scoring_kinds", 5 + 3),
+                                                 ("not_food_zombies", "printed_only", 5)])
+def test_a_save_file_with_an_old_option_value_and_a_weapons_line_resumes_and_weapons_score_nothing(
+        tmp_path, old, new, red):
+    path = tmp_path / "old.sqlite3"
+    with EventStore(path) as store:  # the save file as the older version wrote it
+        game = store.new_game("zombiegeddon", ["red", "blue"], {"set_bonus": old, "post_bomb_tie": "reenter"})
+        for action in ({"seat": "red", "act": "phase_end"}, {"seat": "red", "largest": 3},
+                       {"seat": "blue", "largest": 1}, {"seat": "red", "act": "phase_end"}, *OLD_SHEET):
+            store.append(game, {"answer": action})
+    with EventStore(path) as store:
+        table = Table(store)
+        assert table.resume() is not None
+        assert table.state.options["set_bonus"] == new and table.state.sheets["red"].ready
+        with pytest.raises(IllegalAction, match="Weapons left at the end score nothing"):
+            table.answer({"seat": "blue", "line": "weapons", "number": 1})  # a new answer: refused
+        for number in (0, 0, 0, 0, 1):
+            line = table.state.sheets["blue"].queue[0]
+            table.answer({"seat": "blue", "line": line, "number": number})
+        table.answer({"seat": "blue", "sheet": "hand_in"})
+        assert table.state.over
+        assert table.state.scores["red"]["total"] == red and table.state.scores["blue"]["total"] == 5
+        assert store.unfinished() is None

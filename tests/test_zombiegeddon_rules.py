@@ -51,9 +51,8 @@ def to_largest(players=FOUR, options=None):
     return play(state, turn(players[0], "phase_end"))
 
 
-def sheet(seat, food=0, food_points=0, zombies=0, zombie_points=0, weapons=0, tokens=0, hand_in=True):
-    values = dict(food=food, food_points=food_points, zombies=zombies, zombie_points=zombie_points, weapons=weapons,
-                  tokens=tokens)
+def sheet(seat, food=0, food_points=0, zombies=0, zombie_points=0, tokens=0, hand_in=True):
+    values = dict(food=food, food_points=food_points, zombies=zombies, zombie_points=zombie_points, tokens=tokens)
     out = [{"seat": seat, "line": line, "number": values[line]} for line in LINES]
     return out + ([{"seat": seat, "sheet": "hand_in"}] if hand_in else [])
 
@@ -167,24 +166,64 @@ def test_the_table_may_close_the_entry_a_missing_player_counts_0():
 
 @pytest.mark.parametrize(("count", "bonus"), [(0, 0), (1, 1), (2, 3), (3, 6), (4, 10), (5, 15), (6, 20), (7, 20),
                                               (12, 20)])
-def test_the_set_bonus_at_every_count(count, bonus):
+def test_the_set_bonus_at_every_count_for_each_kind_that_scores_on_top_of_its_printed_values(count, bonus):
     assert zg.set_bonus(count) == bonus
-    assert zg.score({"weapons": count})["total"] == bonus  # weapons: no printed value, the set bonus only
-    assert zg.score({"weapons": count}, "not_food_zombies")["total"] == bonus
     assert zg.score({"food": count, "food_points": 2 * count})["total"] == 2 * count + bonus
-    assert zg.score({"food": count, "food_points": 2 * count}, "not_food_zombies")["total"] == 2 * count
-    assert zg.score({"zombies": count, "zombie_points": count}, "not_food_zombies")["total"] == count
+    assert zg.score({"zombies": count, "zombie_points": count}, "scoring_kinds")["total"] == count + bonus
 
 
-def test_every_scoring_rule_printed_values_tokens_set_bonus_per_kind():
-    entries = {"food": 3, "food_points": 9, "zombies": 6, "zombie_points": 14, "weapons": 2, "tokens": 3}
-    s = zg.score(entries)
-    assert (s["food_points"], s["food_bonus"], s["zombies_points"], s["zombies_bonus"], s["weapons_points"],
-            s["weapons_bonus"], s["token_points"]) == (9, 6, 14, 20, 0, 3, 15)
-    assert s["total"] == 9 + 6 + 14 + 20 + 3 + 15
-    printed_only = zg.score(entries, "not_food_zombies")
-    assert (printed_only["food_bonus"], printed_only["zombies_bonus"], printed_only["weapons_bonus"]) == (0, 0, 3)
-    assert printed_only["total"] == 9 + 14 + 3 + 15
+@pytest.mark.parametrize("count", [0, 1, 3, 6, 12])
+def test_printed_values_only_gives_no_set_bonus_to_any_kind(count):
+    assert zg.score({"food": count, "food_points": 2 * count}, "printed_only")["total"] == 2 * count
+    assert zg.score({"zombies": count, "zombie_points": count}, "printed_only")["total"] == count
+    assert zg.score({"food": count, "zombies": count, "tokens": 1}, "printed_only")["total"] == 5
+
+
+@pytest.mark.parametrize("option", ["scoring_kinds", "printed_only"])
+def test_weapons_left_at_the_end_score_nothing_neither_printed_value_nor_set_bonus(option):
+    assert zg.score({"weapons": 3}, option)["total"] == 0
+    assert "weapons" not in LINES and "weapons" not in zg.score({}, option)
+    state = post_bomb(["red", "blue"], {"set_bonus": option})
+    with pytest.raises(IllegalAction, match="Weapons left at the end score nothing") as refused:
+        play(state, *sheet("red", food=1, food_points=2, zombies=1, zombie_points=3, hand_in=False)[:4],
+             {"seat": "red", "line": "weapons", "number": 3})
+    assert refused.value.text("zh-Hant").startswith("剩餘的武器不計算分數")
+    assert [c.action["sheet"] for c in zg.question(play(state, *sheet("red", hand_in=False)), "red").choices] == [
+        "hand_in", "food", "zombies", "tokens", "again"]
+
+
+@pytest.mark.parametrize("option", ["scoring_kinds", "printed_only"])
+def test_a_player_with_three_unused_weapons_does_not_beat_one_with_a_delivered_supply_token(option):
+    state = post_bomb(["red", "blue"], {"set_bonus": option})
+    # Red kept three weapons (no line for them on his sheet: they score nothing); Blue delivered one supply token.
+    state = play(state, *sheet("red"), *sheet("blue", tokens=1))
+    assert state.winners == ("blue",)
+    assert (state.scores["red"]["total"], state.scores["blue"]["total"]) == (0, 5)
+
+
+def test_every_scoring_rule_printed_values_tokens_set_bonus_per_kind_under_both_options():
+    entries = {"food": 3, "food_points": 9, "zombies": 6, "zombie_points": 14, "tokens": 3}
+    s = zg.score(entries, "scoring_kinds")
+    assert (s["food_points"], s["food_bonus"], s["zombies_points"], s["zombies_bonus"], s["token_points"]) == (
+        9, 6, 14, 20, 15)
+    assert s["total"] == 9 + 6 + 14 + 20 + 15 == zg.score(entries)["total"]  # the ruling is the default
+    printed_only = zg.score(entries, "printed_only")
+    assert (printed_only["food_bonus"], printed_only["zombies_bonus"]) == (0, 0)
+    assert printed_only["total"] == 9 + 14 + 15
+
+
+def test_the_sheet_has_one_count_line_and_one_printed_line_per_kind_that_scores_then_the_tokens():
+    assert zg.rules.KINDS == ("food", "zombies")
+    assert LINES == ("food", "food_points", "zombies", "zombie_points", "tokens")
+    assert zg.rules.GROUPS == {"food": ("food", "food_points"), "zombies": ("zombies", "zombie_points"),
+                               "tokens": ("tokens",)}
+
+
+@pytest.mark.parametrize(("old", "new"), [("every_kind", "scoring_kinds"), ("not_food_zombies", "printed_only")])
+def test_an_old_set_bonus_value_reads_as_the_value_it_now_is(old, new):
+    assert zg.start(FOUR, {"set_bonus": old}).options["set_bonus"] == new
+    assert zg.score({"food": 2, "food_points": 4}, old) == zg.score({"food": 2, "food_points": 4}, new)
+    assert [c.value for c in zg.SETUP.options[0].choices] == ["scoring_kinds", "printed_only"]
 
 
 def post_bomb(players=FOUR, options=None):
@@ -199,10 +238,10 @@ def test_sheets_are_filled_in_secret_corrected_until_the_reveal_revealed_at_once
     q = zg.question(state, "red")
     assert (q.kind, q.secret, q.field, dict(q.answer), q.high) == ("number", True, "number",
                                                                    {"seat": "red", "line": "food"}, 99)
-    state = play(state, *sheet("red", food=2, food_points=5, weapons=1, tokens=2))
+    state = play(state, *sheet("red", food=2, food_points=5, tokens=2))
     assert state.phase == "sheet" and state.scores == {}
     done = zg.question(state, "red")
-    assert done.answered and done.kind == "pick" and [c.slot for c in done.choices] == [2, 3, 4, 5, 6]
+    assert done.answered and done.kind == "pick" and [c.slot for c in done.choices] == [2, 3, 4, 5]
     assert zg.prompt(state).seats == ("blue",)
     # Red corrects his food while Blue is still filling in.
     state = play(state, {"seat": "red", "sheet": "food"})
@@ -213,55 +252,182 @@ def test_sheets_are_filled_in_secret_corrected_until_the_reveal_revealed_at_once
     state = play(state, {"seat": "red", "sheet": "hand_in"})
     state = play(state, *sheet("blue", zombies=2, zombie_points=7, tokens=4))
     assert state.over and state.winners == ("blue",)
-    assert state.scores["red"]["total"] == 8 + 6 + 1 + 10 and state.scores["blue"]["total"] == 7 + 3 + 20
+    assert state.scores["red"]["total"] == 8 + 6 + 10 and state.scores["blue"]["total"] == 7 + 3 + 20
     assert keys(state)[-4:] == ["zg.n.reveal", "zg.n.score", "zg.n.score", "zg.n.winner"]
     assert catalogue().text(state.narration[-1].message) == "Blue wins with 30 points"
     assert catalogue().text(state.narration[-3].message) == (
-        "Red: 25 points. Food 3 discs: 8 printed + 6 set bonus; zombies 0 discs: 0 printed + 0 set bonus; "
-        "weapons 1 discs: 1 set bonus; supply tokens 2 × 5 = 10")
+        "Red: 24 points (food 3 discs: 8 printed + 6 set bonus and zombies 0 discs: 0 printed + 0 set bonus; "
+        "supply tokens 2 × 5 = 10)")
 
 
 def test_a_tie_for_the_win_is_said_plainly_and_both_win():
-    state = post_bomb(["red", "blue", "green"], {"set_bonus": "not_food_zombies"})
+    state = post_bomb(["red", "blue", "green"], {"set_bonus": "printed_only"})
     state = play(state, *sheet("red", food=2, food_points=6), *sheet("blue", zombies=1, zombie_points=6),
-                 *sheet("green", weapons=3))
+                 *sheet("green", food=1, food_points=1, tokens=1))
     assert state.winners == ("red", "blue", "green")
     assert catalogue().text(state.narration[-1].message) == "A tie for the win at 6 points: Red, Blue and Green"
 
 
 def test_starting_a_sheet_again_and_what_a_sheet_refuses():
     state = post_bomb(["red", "blue"])
-    with pytest.raises(IllegalAction, match="not the line of your sheet"):
+    with pytest.raises(IllegalAction, match="Your sheet asks for the number of food discs now, not the text "
+                                            '"tokens"'):
         play(state, {"seat": "red", "line": "tokens", "number": 1})
-    with pytest.raises(IllegalAction, match="from 0 to 4"):
+    with pytest.raises(IllegalAction, match="from 0 to 4, not 5"):
         play(state, *sheet("red", tokens=5))
     state = play(state, {"seat": "red", "line": "food", "number": 0})
     with pytest.raises(IllegalAction, match="no discs of food"):
         play(state, {"seat": "red", "line": "food_points", "number": 3})
-    with pytest.raises(IllegalAction, match="not the line"):
+    with pytest.raises(IllegalAction, match="Fill in your sheet first: it asks for the printed numbers of your food"):
         play(state, {"seat": "red", "sheet": "hand_in"})  # not before every line is in
-    state = play(state, *sheet("red", weapons=2, hand_in=False)[1:], {"seat": "red", "sheet": "again"})
+    state = play(state, *sheet("red", zombies=2, hand_in=False)[1:], {"seat": "red", "sheet": "again"})
     assert state.sheets["red"].queue == LINES
-    for odd in ({"close": 1}, {"close": True, "seat": "red"}, {"seat": "red", "line": "food", "number": True},
-                {"seat": "red", "line": "food", "number": 2.0}, {"seat": ["red"]}, {"seat": "red", "sheet": {}}):
-        with pytest.raises(IllegalAction):
-            play(state, odd)
-    state = play(state, *sheet("red", weapons=6), {"close": True})  # the table closes: Blue's empty sheet
+    state = play(state, *sheet("red", food=6), {"close": True})  # the table closes: Blue's empty sheet
     assert state.over and state.scores["red"]["total"] == 20 and state.scores["blue"]["total"] == 0
     assert "zg.n.sheets_closed" in keys(state)
 
 
-def test_setup_refusals_and_options():
-    for players in (["red"], ["red", "red"], ["red", "purple"], FOUR + ["black"]):
-        with pytest.raises(IllegalAction):
-            zg.start(players)
-    with pytest.raises(IllegalAction, match="Unknown table option"):
-        zg.start(FOUR, {"set_bonus": "never"})
+SHEET_REFUSALS = [
+    ({"close": 1}, 'To close the secret entries, send exactly {"close": true}.'),
+    ({"close": True, "seat": "red"}, 'To close the secret entries, send exactly {"close": true}.'),
+    ({"seat": "red", "line": "food", "number": True},
+     "A line of the sheet is a whole number from 0 to 99, not true."),
+    ({"seat": "red", "line": "food", "number": "5"},
+     'A line of the sheet is a whole number from 0 to 99, not the text "5".'),
+    ({"seat": "red", "line": "food", "number": 2.0},
+     "A line of the sheet is a whole number from 0 to 99, not the number 2.0."),
+    ({"seat": "red", "line": "food", "number": 100}, "Enter a whole number from 0 to 99, not 100."),
+    ({"seat": "red", "line": "food"},
+     'This answer needs number, such as {"seat": "red", "line": "food", "number": 3}.'),
+    ({"seat": "red", "line": "food", "number": 1, "character": "x"},
+     'This answer takes only seat, line, number (such as {"seat": "red", "line": "food", "number": 3}); '
+     'the text "character" has no place in it.'),
+    ({"seat": "red", "line": "bullets", "number": 1},
+     'The sheet\'s lines are food, food_points, zombies, zombie_points, tokens, not the text "bullets".'),
+    ({"seat": ["red"]}, "The seat must be one of Red and Blue, not a list."),
+    ({"seat": "green", "line": "food", "number": 1}, 'The seat must be one of Red and Blue, not the text "green".'),
+    ({"line": "food", "number": 1}, 'An answer names its seat, such as {"seat": "red", "line": "food", "number": 3}.'),
+    ({"seat": "red"}, 'On your sheet, answer a line such as {"seat": "red", "line": "food", "number": 3}, or a choice '
+                      'such as {"seat": "red", "sheet": "hand_in"}.'),
+    ({"seat": "red", "sheet": {}}, "On a finished sheet, choose one of hand_in, food, zombies, tokens, again, not an "
+                                   "object."),
+    ({"seat": "red", "sheet": "again"}, "Fill in your sheet first: it asks for the number of food discs now."),
+    ({"seat": "red", "sheet": "weapons"}, "Weapons left at the end score nothing, neither printed numbers nor a set "
+                                          "bonus: the sheet has no weapons line."),
+    (["red"], 'An answer is an object such as {"seat": "red", "line": "food", "number": 3}, not a list.'),
+]
+
+
+@pytest.mark.parametrize(("answer", "reason"), SHEET_REFUSALS)
+def test_every_sheet_refusal_names_its_real_reason(answer, reason):
+    state = post_bomb(["red", "blue"])
+    with pytest.raises(IllegalAction) as refused:
+        play(state, answer)
+    assert str(refused.value) == reason
+    for lang in LANGUAGES:
+        assert "{" not in refused.value.text(lang).replace('{"', "") and refused.value.text(lang)
+
+
+def test_a_finished_sheet_names_the_choices_it_takes():
+    state = play(post_bomb(["red", "blue"]), *sheet("red", hand_in=False))
+    with pytest.raises(IllegalAction, match='choose one of hand_in, food, zombies, tokens, again, not the text "x"'):
+        play(state, {"seat": "red", "sheet": "x"})
+    with pytest.raises(IllegalAction, match="Every line of your sheet is in"):
+        play(state, {"seat": "red", "line": "food", "number": 1})
+
+
+TURN_REFUSALS = [
+    ({"seat": "red", "act": "jump"}, 'On a turn, act is one of action, pass, phase_end, not the text "jump".'),
+    ({"seat": "red", "act": 1}, "On a turn, act is one of action, pass, phase_end, not the number 1."),
+    ({"seat": "red"}, 'This answer needs act, such as {"seat": "red", "act": "action"}.'),
+    ({"seat": "red", "act": "action", "largest": 3},
+     'This answer takes only seat, act (such as {"seat": "red", "act": "action"}); the text "largest" has no place '
+     "in it."),
+    ({"seat": "yellow", "act": "action"}, "It is Red's turn, not Yellow's."),
+    ({"close": True}, "There is no secret entry to close now."),
+    ("action", 'An answer is an object such as {"seat": "red", "act": "action"}, not the text "action".'),
+]
+
+
+@pytest.mark.parametrize(("answer", "reason"), TURN_REFUSALS)
+def test_every_turn_refusal_names_its_real_reason(answer, reason):
+    with pytest.raises(IllegalAction) as refused:
+        play(zg.start(FOUR), answer)
+    assert str(refused.value) == reason
+
+
+LARGEST_REFUSALS = [
+    ({"seat": "red", "largest": "5"}, 'Your largest zombie disc must be a whole number from 0 to 20, not the text '
+                                      '"5".'),
+    ({"seat": "red", "largest": True}, "Your largest zombie disc must be a whole number from 0 to 20, not true."),
+    ({"seat": "red", "largest": None}, "Your largest zombie disc must be a whole number from 0 to 20, not nothing "
+                                       "(null)."),
+    ({"seat": "red", "largest": 21}, "Your largest zombie disc is a number from 0 to 20, not 21."),
+    ({"seat": "red", "act": "action"},
+     'This answer takes only seat, largest (such as {"seat": "red", "largest": 5}); the text "act" has no place in '
+     "it."),
+]
+
+
+@pytest.mark.parametrize(("answer", "reason"), LARGEST_REFUSALS)
+def test_every_largest_disc_refusal_names_its_real_reason(answer, reason):
+    with pytest.raises(IllegalAction) as refused:
+        play(to_largest(), answer)
+    assert str(refused.value) == reason
+
+
+def test_the_sheet_check_says_the_set_bonus_of_the_table_option():
+    for option, key in (("scoring_kinds", "zg.fact.sheet_check"), ("printed_only", "zg.fact.sheet_check.printed_only")):
+        state = play(post_bomb(["red", "blue"], {"set_bonus": option}), *sheet("red", hand_in=False))
+        assert [f.key for f in zg.question(state, "red").facts] == [key]
+
+
+START_REFUSALS = [
+    (("red", "blue"), {}, None, None),  # a tuple is a list here: accepted
+    ("red", None, None, 'The players must be a list of 2 to 4 colours, not the text "red".'),
+    (["yellow", {}], None, None, "Each player is one of the colours Red, Yellow, Blue and Green, not an object."),
+    (["red", "purple"], None, None,
+     'Each player is one of the colours Red, Yellow, Blue and Green, not the text "purple".'),
+    (["red"], None, None, "Zombiegeddon is for 2 to 4 players, not 1."),
+    (["red", "red"], None, None, "Each player needs his own colour: Red is given twice."),
+    (["red", "blue"], ["set_bonus"], None, "The table options must be an object of names and values, not a list."),
+    (["red", "blue"], {"bonus": 1}, None,
+     'Zombiegeddon has no table option the text "bonus"; its options: set_bonus, post_bomb_tie.'),
+    (["red", "blue"], {"set_bonus": "never"}, None,
+     'The table option set_bonus is "scoring_kinds" or "printed_only", not the text "never".'),
+    (["red", "blue"], {"set_bonus": True}, None,
+     'The table option set_bonus is "scoring_kinds" or "printed_only", not true.'),
+    (["red", "blue"], {"post_bomb_tie": ["reenter"]}, None,
+     'The table option post_bomb_tie is "reenter" or "turn_order", not a list.'),
+    (["red", "blue"], None, "post", 'A position must be an object such as {"phase": "post", "turn": "red"}, not the '
+                                    'text "post".'),
+    (["red", "blue"], None, {"phase": "post", "round": 3}, 'A position has only phase, turn, starter, not the text '
+                                                           '"round".'),
+    (["red", "blue"], None, {"phase": ["post"]}, 'A position\'s phase is "pre", "post" or "sheet", not a list.'),
+    (["red", "blue"], None, {"phase": "post", "turn": {"red": 1}},
+     "A position's turn is a seat of this game (Red and Blue), not an object."),
+    (["red", "blue"], None, {"phase": "post", "turn": "red", "starter": "green"},
+     'A position\'s starter is a seat of this game (Red and Blue), not the text "green".'),
+]
+
+
+@pytest.mark.parametrize(("players", "options", "position", "reason"), START_REFUSALS)
+def test_the_start_checks_the_type_of_every_input_and_names_what_it_expected(players, options, position, reason):
+    if reason is None:
+        assert zg.start(players, options, position).players == tuple(players)
+        return
+    with pytest.raises(IllegalAction) as refused:
+        zg.start(players, options, position)
+    assert str(refused.value) == reason
+    for lang in LANGUAGES:
+        assert refused.value.text(lang) != refused.value.code
+
+
+def test_setup_options_and_a_position():
     assert zg.start(FOUR, {"post_bomb_tie": "turn_order"}).options["post_bomb_tie"] == "turn_order"
+    assert zg.start(FOUR).options == {"set_bonus": "scoring_kinds", "post_bomb_tie": "reenter"}
     state = zg.start(FOUR, position={"phase": "post", "turn": "blue", "starter": "blue"})
     assert (state.phase, state.turn, state.order) == ("post", "blue", ("blue", "green", "red", "yellow"))
-    with pytest.raises(IllegalAction):
-        zg.start(FOUR, position={"phase": "nowhere"})
 
 
 # -- secrets, on every message ----------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ SHOTS = ROOT / "tests" / "screenshots" / "zombiegeddon"
 ENV = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "KIVY_NO_ARGS": "1",
        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), str(ROOT / "tests"), os.environ.get("PYTHONPATH")]))}
 PLAYERS = ["red", "yellow"]
-LINES = ("food", "food_points", "zombies", "zombie_points", "weapons", "tokens")
+LINES = ("food", "food_points", "zombies", "zombie_points", "tokens")
 
 
 def lines(seat: str, *numbers: int) -> list[dict]:
@@ -31,14 +31,14 @@ def turn(seat: str, act: str = "action") -> dict:
     return {"seat": seat, "act": act}
 
 
-# A whole game with small numbers (each entered by taps): a tie at 2 re-entered, Red corrects his weapons after
+# A whole game with small numbers (each entered by taps): a tie at 2 re-entered, Red corrects his tokens after
 # handing his sheet in, Yellow's zombie total entered with +10.
 ACTIONS = [turn("red"), turn("red"), turn("yellow"), turn("yellow", "phase_end"),
            {"seat": "red", "largest": 2}, {"seat": "yellow", "largest": 2},
            {"seat": "red", "largest": 1}, {"seat": "yellow", "largest": 0},
            turn("red"), turn("red"), turn("yellow", "phase_end"),
-           *lines("red", 1, 2, 0, 0, 1, 1), {"seat": "red", "sheet": "hand_in"}, *lines("yellow", 0, 0, 2, 12, 1, 2),
-           {"seat": "red", "sheet": "weapons"}, {"seat": "red", "line": "weapons", "number": 2},
+           *lines("red", 1, 2, 0, 0, 1), {"seat": "red", "sheet": "hand_in"}, *lines("yellow", 0, 0, 2, 12, 2),
+           {"seat": "red", "sheet": "tokens"}, {"seat": "red", "line": "tokens", "number": 2},
            {"seat": "red", "sheet": "hand_in"}, {"seat": "yellow", "sheet": "hand_in"}]
 
 
@@ -58,9 +58,9 @@ def test_a_whole_game_by_touch_with_screenshots_in_four_languages(tmp_path):
     seen = "\n".join(report["seen"])
     # what the board says while the game goes on, and the end's breakdown
     assert "Red's turn" in seen and "Actions: 1 of 2" in seen and "sheet in ✓" in seen and "entered ✓" in seen
-    assert "Yellow: 26 points. Food 0 discs: 0 printed + 0 set bonus; zombies 2 discs: 12 printed + 3 set bonus" \
-        in seen
-    assert "Red: 11 points." in seen and "Yellow wins with 26 points" in seen
+    assert "Yellow: 25 points (food 0 discs: 0 printed + 0 set bonus and zombies 2 discs: 12 printed + 3 set " \
+        "bonus" in seen
+    assert "Red: 13 points" in seen and "Yellow wins with 25 points" in seen
     assert report["tens"] == 1  # a total entered with +10 once, then +1 twice
     assert "Starts post-bomb: Red" in seen
     # while the entries are secret the board says who has entered, and nothing of what

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from companion.ballot import Ballot
 from companion.games.base import IllegalAction
+from companion.games.checks import sent
 
 from . import prompts
 from .board import (
@@ -77,7 +78,7 @@ def apply(state: State, event: dict) -> State:
 def apply_one(state: State, event: dict) -> State:
     """The state right after one event, before the automatic steps that follow it."""
     if not isinstance(event, dict):
-        raise IllegalAction("mall.refuse.event_not_object", value=repr(event))
+        raise IllegalAction("mall.refuse.event_not_object", value=sent(event))
     if state.over:
         raise IllegalAction("mall.refuse.over")
     if "roll" in event:
@@ -224,12 +225,17 @@ def _choose_destination(state: State, seat: str, location: int) -> State:
     destinations = {**state.destinations, seat: location}
     if state.step == Step.CHIEF:  # the elected Chief chooses first, in public
         said = ("mall.n.destination.chief", state.round, seat, location)
-        return evolve(state, destinations=destinations, step=Step.SECRET, told=state.told + (said,))
-    # A secret choice: who has chosen, never where, before the reveal.
-    state = evolve(state, told=state.told + (("mall.n.chose", state.round, seat),))
-    if all(p in destinations for p in state.players):
-        return evolve(state, destinations=destinations, phase=Phase.MOVE, step=Step.START)
-    return evolve(state, destinations=destinations)
+        state = evolve(state, destinations=destinations, step=Step.SECRET, told=state.told + (said,))
+    else:  # a secret choice: who has chosen, never where, before the reveal
+        state = evolve(state, destinations=destinations, told=state.told + (("mall.n.chose", state.round, seat),))
+    if _all_chosen(state):
+        return evolve(state, phase=Phase.MOVE, step=Step.START)
+    return state
+
+
+def _all_chosen(state: State) -> bool:
+    """Every player has chosen, except those with no legal destination, who choose nothing."""
+    return all(p in state.destinations or prompts.no_destination(state, p) for p in state.players)
 
 
 def _move(state: State, seat: str, kind: str) -> State:
@@ -531,9 +537,13 @@ def _destination_start(state: State) -> State:
     if state.cup is None:
         return evolve(state, step=Step.ROLL)  # a position entered without the dice: roll them now
     zombie_players = frozenset(p for p in state.players if not state.alive(p))
-    step = Step.CHIEF if state.elected and state.chief not in state.destinations else Step.SECRET
-    state = evolve(state, zombie_players=zombie_players, step=step)
-    if step == Step.SECRET and all(p in state.destinations for p in state.players):
+    # A living player with no legal destination is not asked: the narration says so, and he does not move.
+    stuck = [p for p in state.clockwise() if prompts.no_destination(state, p)]
+    lines = tuple(("mall.n.destination.none", state.round, p, state.of(p)[0].location) for p in stuck)
+    chief_asked = state.elected and state.chief not in state.destinations and state.chief not in stuck
+    step = Step.CHIEF if chief_asked else Step.SECRET
+    state = evolve(state, zombie_players=zombie_players, step=step, told=state.told + lines)
+    if step == Step.SECRET and _all_chosen(state):
         return evolve(state, phase=Phase.MOVE, step=Step.START)
     return state
 
@@ -565,6 +575,9 @@ def _move_turn(state: State) -> State | None:
     if state.turn >= len(state.order):
         return evolve(state, phase=Phase.ATTACK, step=Step.START, order=(), turn=0)
     seat = state.order[state.turn]
+    if seat not in state.destinations:  # he had no legal destination and chose nothing
+        said = ("mall.n.stay.no_destination", state.round, seat)
+        return evolve(state, turn=state.turn + 1, told=state.told + (said,))
     if not prompts.move_options(state, seat):  # nothing of his can move
         said = ("mall.n.stay.none", state.round, seat, state.destinations[seat])
         return evolve(state, turn=state.turn + 1, told=state.told + (said,))

@@ -78,6 +78,7 @@ PARAMS: dict[str, tuple[str, ...]] = {
     "mall.n.dice.seen": ("dice", "arrivals"),
     "mall.n.card.camera": ("colour",),
     "mall.n.destination.chief": ("colour", "location"),
+    "mall.n.destination.none": ("colour", "location"),
     # e) reveal and move
     "mall.n.reveal.destinations": ("destinations",),
     "mall.n.reveal.dice": ("dice",),
@@ -89,6 +90,7 @@ PARAMS: dict[str, tuple[str, ...]] = {
     **{f"mall.n.stay.{s}{why}": _STAY for s in ("", "sprint_") for why in ("full", "fallen")},
     "mall.n.stay.sprint": ("colour", "character", "location"),
     "mall.n.stay.none": ("colour", "location"),
+    "mall.n.stay.no_destination": ("colour",),
     "mall.n.card.sprint": ("colour", "location"),
     # f) zombie attack
     "mall.n.put.crowd": ("location", "count", "most"),

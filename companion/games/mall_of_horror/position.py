@@ -7,6 +7,7 @@ position and the game carries on the same. The record is the table's own book, n
 from __future__ import annotations
 
 from companion.games.base import IllegalAction
+from companion.games.checks import printable, sent
 
 from . import prompts
 from .board import CACHOU, CAPACITY, DECK, DECK_SIZE, LOCATIONS, PARKING, characters_for
@@ -34,14 +35,14 @@ def from_position(players: tuple[str, ...], options: Options, position: object) 
         raise IllegalAction("mall.position.not_object")
     unknown = set(position) - POSITION_KEYS - RECORD_ONLY_KEYS
     if unknown:
-        raise IllegalAction("mall.position.unknown_fields", fields=", ".join(sorted(unknown)))
+        raise IllegalAction("mall.position.unknown_fields", fields=", ".join(printable(f) for f in sorted(unknown)))
     phase = position.get("phase", Phase.TRUCK)
     if phase not in PHASES:
-        raise IllegalAction("mall.position.phase", phases=", ".join(PHASES), value=repr(phase))
+        raise IllegalAction("mall.position.phase", phases=", ".join(PHASES), value=sent(phase))
     round_ = _int(position.get("round", 1), "round", 1)
     chief = position.get("chief", players[0])
     if chief not in players:
-        raise IllegalAction("mall.position.chief_not_playing", value=repr(chief))
+        raise IllegalAction("mall.position.chief_not_playing", value=sent(chief))
     elected = position.get("elected", False)
     if type(elected) is not bool:
         raise IllegalAction("mall.position.boolean", field="elected", first="true", second="false")
@@ -76,7 +77,7 @@ def from_position(players: tuple[str, ...], options: Options, position: object) 
     destinations = {}
     for p, loc in _colour_map(position.get("destinations", {}), players, "destinations").items():
         if type(loc) is not int or loc not in LOCATIONS:
-            raise IllegalAction("mall.position.destination", colour=p, value=repr(loc))
+            raise IllegalAction("mall.position.destination", colour=p, value=sent(loc))
         destinations[p] = loc
     cup = position.get("cup")
     if cup is not None:
@@ -85,10 +86,6 @@ def from_position(players: tuple[str, ...], options: Options, position: object) 
         cup = tuple(cup)
     if phase not in (Phase.DESTINATION, Phase.MOVE, Phase.ATTACK) and (cup is not None or destinations):
         raise IllegalAction("mall.position.cup_phase", fields="cup, destinations", phases="destination, move, attack")
-    if phase == Phase.MOVE:
-        missing = [p for p in players if p not in destinations]
-        if missing:
-            raise IllegalAction("mall.position.missing_destinations", phase_name=phase, colours=missing)
     if phase == Phase.ATTACK:  # the moves are made: only a zombie player's destination still counts (his zombie)
         missing = [p for p in players if p not in destinations and not any(c.colour == p for c in characters)]
         if missing:
@@ -104,6 +101,10 @@ def from_position(players: tuple[str, ...], options: Options, position: object) 
         state = evolve(state, zombie_players=frozenset(p for p in players if not state.alive(p)))
     if not state.alive(chief) and state.characters:
         raise IllegalAction("mall.position.chief_out", colour=chief)
+    if phase == Phase.MOVE:  # who had no legal destination chose nothing
+        missing = [p for p in players if p not in destinations and not prompts.no_destination(state, p)]
+        if missing:
+            raise IllegalAction("mall.position.missing_destinations", phase_name=phase, colours=missing)
     return state
 
 
@@ -117,7 +118,7 @@ def _characters(players: tuple[str, ...], data: object, closed: frozenset[int]) 
                                     kinds=", ".join(allowed))
             if type(loc) is not int or loc not in LOCATIONS:
                 raise IllegalAction("mall.position.character_location", colour=colour, character=kind,
-                                    value=repr(loc))
+                                    value=sent(loc))
             if loc in closed:
                 raise IllegalAction("mall.position.character_closed", colour=colour, character=kind, location=loc)
             result.append(Character(colour, kind, loc))
@@ -167,7 +168,7 @@ def _object(data: object, what: str) -> dict:
 
 def _int(value: object, what: str, minimum: int) -> int:
     if type(value) is not int or value < minimum:
-        raise IllegalAction("mall.position.not_a_number", field=what, minimum=minimum, value=repr(value))
+        raise IllegalAction("mall.position.not_a_number", field=what, minimum=minimum, value=sent(value))
     return value
 
 

@@ -10,6 +10,7 @@ colour "blue", location 3: "Blue cannot choose 3 Megatoys: all of Blue's charact
 from __future__ import annotations
 
 from companion.games.base import BALLOT, CARDS, PICK, Choice, CupRequest, IllegalAction, Message, Prompt, Question, msg
+from companion.games.checks import expected, sent, shown
 
 from .board import (
     CAMERA,
@@ -43,8 +44,11 @@ CARD_ARGUMENTS = {THREAT: set(), CAMERA: set(), HARDWARE: set(), SPRINT: {"go"},
 
 
 def check_players(players: object) -> tuple[str, ...]:
-    if not isinstance(players, list | tuple) or not all(isinstance(p, str) for p in players):
+    if not isinstance(players, list | tuple):
         raise IllegalAction("mall.refuse.players_list", example='["red", "blue", "yellow"]')
+    for p in players:
+        if not isinstance(p, str):
+            raise IllegalAction("mall.refuse.not_a_colour", value=shown(p), colours=list(COLOURS))
     if not 3 <= len(players) <= 6:
         raise IllegalAction("mall.refuse.player_count", count=len(players), low=3, high=6)
     for p in players:
@@ -77,7 +81,7 @@ def _prompt(state: State) -> Prompt | None:
         return Prompt(BALLOT, {s: _options(state, s) for s in waiting}, True, question_key(state), step,
                       _title(state, None))
     if step == Step.SECRET:
-        waiting = [p for p in state.players if p not in state.destinations]
+        waiting = [p for p in state.players if p not in state.destinations and not no_destination(state, p)]
         return Prompt(PICK, {s: _options(state, s) for s in waiting}, True, question_key(state), step,
                       _title(state, None))
     seat = _sequential_seat(state)
@@ -326,7 +330,8 @@ def answering_seats(state: State) -> tuple[str, ...]:
     if state.step == Step.VOTE:
         return tuple(state.vote.ballot.weights)
     if state.step == Step.SECRET:
-        return tuple(p for p in state.players if not (state.elected and p == state.chief))
+        return tuple(p for p in state.players
+                     if not (state.elected and p == state.chief) and not no_destination(state, p))
     seat = _sequential_seat(state)
     return (seat,) if seat else ()
 
@@ -413,6 +418,12 @@ def destination_choices(state: State, seat: str) -> list[int]:
     return [loc for loc in LOCATIONS if state.is_open(loc) and mine != {loc}]
 
 
+def no_destination(state: State, seat: str) -> bool:
+    """A living player whose every open location already holds all his characters (late in a game, everything
+    but the Parking closed): he is not asked, chooses nothing and does not move (rule d)."""
+    return state.alive(seat) and not destination_choices(state, seat)
+
+
 def move_options(state: State, seat: str) -> list[dict]:
     target = state.destinations.get(seat)
     return [{"seat": seat, "move": c.kind} for c in state.of(seat) if c.location != target]
@@ -481,13 +492,13 @@ _VERBS = ("vote", "go", "move", "victim", "play", "pass", "give")
 def _well_formed(action: object) -> dict:
     if not isinstance(action, dict):
         raise IllegalAction("mall.refuse.not_an_object", example='{"seat": "red", "vote": "blue"}',
-                            value=repr(action))
+                            value=sent(action))
     for key, value in action.items():
         if key not in ACTION_KEYS:
             raise IllegalAction("mall.refuse.unknown_field", field=repr(key), fields=", ".join(ACTION_KEYS))
         if type(value) is not ACTION_KEYS[key]:
-            raise IllegalAction("mall.refuse.field_type", field=repr(key), type=ACTION_KEYS[key].__name__,
-                                value=repr(value))
+            raise IllegalAction("mall.refuse.field_type", field=f'"{key}"', type=expected(ACTION_KEYS[key]),
+                                value=shown(value))
     if "close" in action:
         if action != {"close": True}:
             raise IllegalAction("mall.refuse.close_form", example='{"close": true}')
@@ -513,7 +524,13 @@ def _well_formed(action: object) -> dict:
         return action
     if len(verbs) > 1 or ("character" in action and verbs != ["go"]):
         raise IllegalAction("mall.refuse.one_thing", fields=", ".join(sorted(set(action) - {"seat"})))
+    extra = sorted(set(action) - {"seat", *verbs, *_WITH.get(verbs[0], ())})
+    if extra:  # a field of another kind of answer ("kills" with a destination)
+        raise IllegalAction("mall.refuse.extra_field", verb=verbs[0], field=extra[0])
     return action
+
+
+_WITH = {"go": ("character",)}  # what an answer may carry beside its seat and verb (a placement names who)
 
 
 CHARACTERS = (PINUP, TOUGH, GUNMAN, GIRL)
@@ -527,6 +544,8 @@ def explain(state: State, seat: str, action: dict) -> IllegalAction:
     if state.over:
         return IllegalAction("mall.refuse.over")
     current = prompt(state)
+    if state.step in (Step.CHIEF, Step.SECRET) and no_destination(state, seat):
+        return IllegalAction("mall.refuse.no_destination", colour=seat, location=state.of(seat)[0].location)
     if seat not in answering_seats(state):
         if current is None:
             return IllegalAction("mall.refuse.wait_cup", colour=seat)
@@ -541,7 +560,7 @@ def explain(state: State, seat: str, action: dict) -> IllegalAction:
     if verb == "go" and step == Step.PLACE:
         return _explain_placement(state, seat, action)
     if verb == "go":
-        return _explain_destination(state, seat, action["go"])
+        return _explain_destination(state, seat, action)
     if verb == "move":
         kind = action["move"]
         if kind not in CHARACTERS:
@@ -607,7 +626,10 @@ def _explain_placement(state: State, seat: str, action: dict) -> IllegalAction:
     return IllegalAction("mall.refuse.place_dice", colour=seat, location=loc, dice=list(state.dice or ()))
 
 
-def _explain_destination(state: State, seat: str, loc: int) -> IllegalAction:
+def _explain_destination(state: State, seat: str, action: dict) -> IllegalAction:
+    loc = action["go"]
+    if "character" in action:  # a destination names a location only: the character moves at e3
+        return IllegalAction("mall.refuse.destination_location_only", example=f'{{"seat": "{seat}", "go": 3}}')
     if loc not in LOCATIONS:
         return _no_location(loc)
     if not state.is_open(loc):

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from companion.ballot import Ballot
 from companion.games.base import IllegalAction
+from companion.games.checks import sent
 
 from .board import (
     CAPACITY,
@@ -87,7 +88,7 @@ class Options:
             if value not in allowed[name] or type(value) is not type(allowed[name][0]):
                 first, second = (str(v).lower() if isinstance(v, bool) else repr(v) for v in allowed[name])
                 raise IllegalAction("mall.refuse.option_value", option=name, first=first, second=second,
-                                    value=repr(value))
+                                    value=sent(value))
         return cls(**data)
 
     def to_json(self) -> dict:

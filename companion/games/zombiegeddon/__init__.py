@@ -50,7 +50,7 @@ from .rules import (
 NAME = "zombiegeddon"
 BOARD = NAME
 LOCALE = Path(__file__).parent / "locale"
-TERMS = {"zg_kind": "zg.kind"}  # names no other game uses: terms are found by parameter name
+TERMS = {"zg_kind": "zg.kind", "zg_line": "zg.line"}  # names no other game uses: terms are found by parameter name
 SOUNDS = {"zg.n.reveal": "reveal", "zg.n.starter": "reveal"}
 
 SETUP = Setup(
@@ -65,7 +65,12 @@ SETUP = Setup(
     note=msg("zg.setup.note"),
 )
 
-SHEET_CHOICES = ("hand_in", "food", "zombies", "weapons", "tokens", "again")  # pad buttons 1..6
+# Pad buttons 1..6 in this order: hand in, correct a kind (each kind that scores, then the tokens), start again.
+SHEET_CHOICES = rules.SHEET_CHOICES
+
+
+# What a sheet's check says of the set bonus, by the table option.
+SHEET_CHECK = {rules.SCORING_KINDS: "zg.fact.sheet_check", rules.PRINTED_ONLY: "zg.fact.sheet_check.printed_only"}
 
 
 def decide(state: State, action: object) -> list[dict]:
@@ -152,11 +157,11 @@ def question(state: State, seat: str) -> Question | None:
         return Question(current.id, seat, NUMBER, "sheet", msg(f"zg.q.line.{line_}"), secret=True,
                         answer={"seat": seat, "line": line_}, field="number", low=0, high=HIGH[line_],
                         facts=(msg(f"zg.fact.line.{line_}"), msg("zg.fact.sheet_private")))
-    choices = tuple(Choice({"seat": seat, "sheet": c}, msg(f"zg.choice.sheet.{c}"), slot)
+    choices = tuple(Choice({"seat": seat, "sheet": c}, msg(f"zg.choice.sheet.{c}"), slot if slot <= 6 else None)
                     for slot, c in enumerate(SHEET_CHOICES, start=1) if not (c == "hand_in" and sheet.ready))
     title = msg("zg.q.sheet_done" if sheet.ready else "zg.q.sheet_check")
     return Question(current.id, seat, PICK, "sheet", title, secret=True, choices=choices,
-                    facts=(msg("zg.fact.sheet_check"),), answered=sheet.ready)
+                    facts=(msg(SHEET_CHECK[state.options[rules.SET_BONUS_OPTION]]),), answered=sheet.ready)
 
 
 # -- views ------------------------------------------------------------------------------------------------------
@@ -175,6 +180,7 @@ def view(state: State, seat: str | None = None) -> dict:
         "handed_in": [s for s in state.players if state.sheets[s].ready] if state.phase in (SHEET, rules.OVER)
         else [],
         "scores": {s: dict(v) for s, v in state.scores.items()},
+        "kinds": list(rules.KINDS),  # the kinds of disc that score, one line each on the sheet and the scores
         "winners": list(state.winners),
     }
     if seat in state.players:

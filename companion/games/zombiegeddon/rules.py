@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from companion.games.base import IllegalAction, Line, line
+from companion.games.checks import is_whole, shown
 
 COLOURS = ("red", "yellow", "blue", "green")
 ACTIONS_PER_TURN = 2
@@ -19,26 +20,30 @@ LARGEST_HIGH = 20  # the largest printed number a zombie disc may be said to sho
 TOKENS = 4  # each player's supply tokens
 TOKEN_POINTS = 5  # per supply token delivered to a post-bomb shelter
 
-# The score sheet, line by line: a count of discs per kind, the printed total for food and zombies, the tokens.
-KINDS = ("food", "zombies", "weapons")
-LINES = ("food", "food_points", "zombies", "zombie_points", "weapons", "tokens")
-GROUPS = {"food": ("food", "food_points"), "zombies": ("zombies", "zombie_points"), "weapons": ("weapons",),
-          "tokens": ("tokens",)}
-HIGH = {"food": 99, "food_points": 300, "zombies": 99, "zombie_points": 300, "weapons": 99, "tokens": TOKENS}
+# The kinds of disc that score: each has two lines on the sheet, its count (for its set bonus) and its printed total.
+# Weapons left at the end score nothing at all (「剩餘的武器不計算分數」), so they have no line. A box whose discs show
+# a further kind of supply adds it here (with its words in the catalogue): it gets its own lines and set bonus.
+KINDS = ("food", "zombies")
 POINTS_OF = {"food": "food_points", "zombies": "zombie_points"}  # the printed total of a kind
+LINES = (*(line_ for kind in KINDS for line_ in (kind, POINTS_OF[kind])), "tokens")
+GROUPS = {**{kind: (kind, POINTS_OF[kind]) for kind in KINDS}, "tokens": ("tokens",)}
+HIGH = {**dict.fromkeys(KINDS, 99), **dict.fromkeys(POINTS_OF.values(), 300), "tokens": TOKENS}
+RETIRED_LINES = ("weapons",)  # a line of older sheets: still folded from a save file, never asked or accepted
 
 # Set bonus by count of discs of one kind: 1, 3, 6, 10, 15, and 20 for six or more.
 SET_BONUS = (0, 1, 3, 6, 10, 15, 20)
 
 # Table options (the seed leaves both open).
 SET_BONUS_OPTION = "set_bonus"
-EVERY_KIND = "every_kind"  # the ruling: the set bonus for every kind, food and zombies on top of their values
-NOT_FOOD_ZOMBIES = "not_food_zombies"  # food and zombies score their printed values only
+SCORING_KINDS = "scoring_kinds"  # the ruling: each kind that scores gets its set bonus on top of its printed values
+PRINTED_ONLY = "printed_only"  # printed values only, no set bonus
 TIE_OPTION = "post_bomb_tie"
 REENTER = "reenter"  # the tied enter their next largest zombie disc, until one is larger
 TURN_ORDER = "turn_order"  # the earliest of the tied in turn order starts
-OPTIONS = {SET_BONUS_OPTION: (EVERY_KIND, NOT_FOOD_ZOMBIES), TIE_OPTION: (REENTER, TURN_ORDER)}
-DEFAULTS = {SET_BONUS_OPTION: EVERY_KIND, TIE_OPTION: REENTER}
+OPTIONS = {SET_BONUS_OPTION: (SCORING_KINDS, PRINTED_ONLY), TIE_OPTION: (REENTER, TURN_ORDER)}
+DEFAULTS = {SET_BONUS_OPTION: SCORING_KINDS, TIE_OPTION: REENTER}
+# Values of older versions, still read from save files and scripts: what each now is.
+OLD_VALUES = {SET_BONUS_OPTION: {"every_kind": SCORING_KINDS, "not_food_zombies": PRINTED_ONLY}}
 
 PRE, LARGEST, POST, SHEET, OVER = "pre", "largest", "post", "sheet", "over"
 PHASES = (PRE, LARGEST, POST, SHEET, OVER)
@@ -95,40 +100,79 @@ class State:
 
 
 def start(players: object, options: object = None, position: object = None) -> State:
-    if not isinstance(players, list | tuple) or not 2 <= len(players) <= 4 \
-            or not all(isinstance(p, str) and p in COLOURS for p in players) or len(set(players)) != len(players):
-        raise IllegalAction("zg.refuse.players", colours=list(COLOURS))
-    chosen = dict(DEFAULTS)
-    if options is not None:
-        if not isinstance(options, dict):
-            raise IllegalAction("zg.refuse.options")
-        for name, value in options.items():
-            if name not in OPTIONS or str(value) not in OPTIONS[name]:
-                raise IllegalAction("zg.refuse.option", option=str(name)[:40], value=str(value)[:40])
-            chosen[name] = str(value)
-    state = State(tuple(players), chosen, turn=players[0], sheets={p: Sheet() for p in players})
+    players = _players(players)
+    chosen = {**DEFAULTS, **_options(options)}
+    state = State(players, chosen, turn=players[0], sheets={p: Sheet() for p in players})
     if position is None:
         return state.say("zg.n.pre_start", colour=players[0])
     return _position(state, position)
 
 
+def _players(players: object) -> tuple[str, ...]:
+    if not isinstance(players, list | tuple):
+        raise IllegalAction("zg.refuse.players_list", value=shown(players))
+    for p in players:
+        if not isinstance(p, str) or p not in COLOURS:
+            raise IllegalAction("zg.refuse.player_colour", colours=list(COLOURS), value=shown(p))
+    if not 2 <= len(players) <= 4:
+        raise IllegalAction("zg.refuse.player_count", number=len(players))
+    twice = next((p for i, p in enumerate(players) if p in players[:i]), None)
+    if twice is not None:
+        raise IllegalAction("zg.refuse.same_colour", colour=twice)
+    return tuple(players)
+
+
+def _options(options: object) -> dict[str, str]:
+    """The table options chosen; a value of an older version reads as the value it now is."""
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise IllegalAction("zg.refuse.options", value=shown(options))
+    chosen = {}
+    for name, value in options.items():
+        if name not in OPTIONS:
+            raise IllegalAction("zg.refuse.option", value=shown(name), options=", ".join(OPTIONS))
+        if isinstance(value, str):
+            value = OLD_VALUES.get(name, {}).get(value, value)
+        if value not in OPTIONS[name] or not isinstance(value, str):
+            first, second = OPTIONS[name]
+            raise IllegalAction("zg.refuse.option_value", option=name, first=first, second=second,
+                                value=shown(value))
+        chosen[name] = value
+    return chosen
+
+
+POSITION_FIELDS = ("phase", "turn", "starter")
+
+
 def _position(state: State, position: object) -> State:
     """A game already under way: {"phase": "pre"|"post"|"sheet", "turn": seat (pre/post), "starter": seat (post)}."""
-    if not isinstance(position, dict) or set(position) - {"phase", "turn", "starter"} \
-            or position.get("phase") not in (PRE, POST, SHEET):
-        raise IllegalAction("zg.refuse.position")
-    phase = position["phase"]
+    if not isinstance(position, dict):
+        raise IllegalAction("zg.refuse.position", example='{"phase": "post", "turn": "red"}', value=shown(position))
+    extra = next((name for name in position if name not in POSITION_FIELDS), None)
+    if extra is not None:
+        raise IllegalAction("zg.refuse.position_field", value=shown(extra), fields=", ".join(POSITION_FIELDS))
+    phase = position.get("phase")
+    if not isinstance(phase, str) or phase not in (PRE, POST, SHEET):
+        raise IllegalAction("zg.refuse.position_phase", value=shown(phase))
     if phase == SHEET:
         return replace(state, phase=SHEET, turn="").say("zg.n.sheet_ask")
     turn = position.get("turn", state.players[0])
     starter = position.get("starter", turn) if phase == POST else None
-    if turn not in state.players or (starter is not None and starter not in state.players):
-        raise IllegalAction("zg.refuse.position")
+    for name, seat in (("turn", turn), ("starter", starter)):
+        if seat is not None and (not isinstance(seat, str) or seat not in state.players):
+            raise IllegalAction("zg.refuse.position_seat", field=name, colours=list(state.players), value=shown(seat))
     state = replace(state, phase=phase, turn=turn, starter=starter)
     return state.say("zg.n.post_start" if phase == POST else "zg.n.pre_start", colour=turn)
 
 
 # -- answers ----------------------------------------------------------------------------------------------------
+
+TURN_ACTS = ("action", "pass", "phase_end")
+SHEET_CHOICES = ("hand_in", *GROUPS, "again")
+EXAMPLES = {PRE: '{"seat": "red", "act": "action"}', LARGEST: '{"seat": "red", "largest": 5}',
+            SHEET: '{"seat": "red", "line": "food", "number": 3}'}
+EXAMPLES[POST] = EXAMPLES[PRE]
 
 
 def check(state: State, action: object) -> dict:
@@ -136,14 +180,18 @@ def check(state: State, action: object) -> dict:
     if state.over:
         raise IllegalAction("zg.refuse.over")
     if not isinstance(action, dict):
-        raise IllegalAction("zg.refuse.shape")
-    if set(action) == {"close"} and action["close"] is True:
+        raise IllegalAction("zg.refuse.not_an_object", example=EXAMPLES[state.phase], value=shown(action))
+    if "close" in action:
+        if action != {"close": True} or type(action["close"]) is not bool:
+            raise IllegalAction("zg.refuse.close_form", example='{"close": true}')
         if state.phase not in (LARGEST, SHEET):
             raise IllegalAction("zg.refuse.nothing_to_close")
         return action
-    seat = action.get("seat")
-    if seat not in state.players:
-        raise IllegalAction("zg.refuse.not_a_seat", value=str(seat)[:40])
+    if "seat" not in action:
+        raise IllegalAction("zg.refuse.no_seat", example=EXAMPLES[state.phase])
+    seat = action["seat"]
+    if not isinstance(seat, str) or seat not in state.players:
+        raise IllegalAction("zg.refuse.not_a_seat", value=shown(seat), colours=list(state.players))
     if state.phase in (PRE, POST):
         _check_turn(state, seat, action)
     elif state.phase == LARGEST:
@@ -153,44 +201,85 @@ def check(state: State, action: object) -> dict:
     return dict(action)
 
 
+def _fields(state: State, action: dict, fields: tuple[str, ...]) -> None:
+    """The answer has exactly `fields` (and its seat): say the first one too many, or missing."""
+    extra = next((name for name in action if name != "seat" and name not in fields), None)
+    if extra is not None:
+        raise IllegalAction("zg.refuse.extra_field", value=shown(extra), fields=", ".join(("seat", *fields)),
+                            example=EXAMPLES[state.phase])
+    missing = next((name for name in fields if name not in action), None)
+    if missing is not None:
+        raise IllegalAction("zg.refuse.missing_field", field=missing, example=EXAMPLES[state.phase])
+
+
 def _check_turn(state: State, seat: str, action: dict) -> None:
     if seat != state.turn:
         raise IllegalAction("zg.refuse.not_your_turn", colour=seat, to_seat=state.turn)
-    if set(action) != {"seat", "act"} or action["act"] not in ("action", "pass", "phase_end"):
-        raise IllegalAction("zg.refuse.shape")
+    _fields(state, action, ("act",))
+    act = action["act"]
+    if not isinstance(act, str) or act not in TURN_ACTS:
+        raise IllegalAction("zg.refuse.act", acts=", ".join(TURN_ACTS), value=shown(act))
 
 
 def _check_largest(state: State, seat: str, action: dict) -> None:
     if seat not in state.asked:
         raise IllegalAction("zg.refuse.not_tied", colour=seat)
-    number = action.get("largest")
-    if set(action) != {"seat", "largest"} or type(number) is not int or not 0 <= number <= LARGEST_HIGH:
-        raise IllegalAction("zg.refuse.largest", high=LARGEST_HIGH)
+    _fields(state, action, ("largest",))
+    number = action["largest"]
+    if not is_whole(number):
+        raise IllegalAction("zg.refuse.largest_type", high=LARGEST_HIGH, value=shown(number))
+    if not 0 <= number <= LARGEST_HIGH:
+        raise IllegalAction("zg.refuse.largest", high=LARGEST_HIGH, number=number)
     if state.below is not None and number > state.below:
         raise IllegalAction("zg.refuse.next_larger", number=state.below)
 
 
 def _check_sheet(state: State, seat: str, action: dict) -> None:
     sheet = state.sheets[seat]
+    if "line" not in action and "sheet" not in action:
+        raise IllegalAction("zg.refuse.sheet_answer", example=EXAMPLES[SHEET], other='{"seat": "red", "sheet": '
+                            '"hand_in"}')
     if "line" in action:
-        number = action.get("number")
-        if set(action) != {"seat", "line", "number"} or not sheet.queue or action["line"] != sheet.queue[0]:
-            raise IllegalAction("zg.refuse.sheet_line")
-        line_ = action["line"]
-        if type(number) is not int or not 0 <= number <= HIGH[line_]:
-            raise IllegalAction("zg.refuse.sheet_number", high=HIGH[line_])
+        _fields(state, action, ("line", "number"))
+        line_, number = action["line"], action["number"]
+        if line_ in RETIRED_LINES:
+            raise IllegalAction("zg.refuse.weapons_line")
+        if not isinstance(line_, str) or line_ not in LINES:
+            raise IllegalAction("zg.refuse.no_such_line", lines=", ".join(LINES), value=shown(line_))
+        if not sheet.queue:
+            raise IllegalAction("zg.refuse.sheet_complete")
+        if line_ != sheet.queue[0]:
+            raise IllegalAction("zg.refuse.sheet_line", zg_line=sheet.queue[0], value=shown(line_))
+        if not is_whole(number):
+            raise IllegalAction("zg.refuse.sheet_number_type", high=HIGH[line_], value=shown(number))
+        if not 0 <= number <= HIGH[line_]:
+            raise IllegalAction("zg.refuse.sheet_number", high=HIGH[line_], number=number)
         kind = next((k for k, points in POINTS_OF.items() if points == line_), None)
         if kind is not None and sheet.entries.get(kind) == 0 and number != 0:
             raise IllegalAction("zg.refuse.points_without_discs", zg_kind=kind)
         return
-    choice = action.get("sheet")
-    if set(action) != {"seat", "sheet"} or choice not in ("hand_in", "again", *GROUPS) or sheet.queue:
-        raise IllegalAction("zg.refuse.sheet_line")
+    _fields(state, action, ("sheet",))
+    choice = action["sheet"]
+    if choice in RETIRED_LINES:
+        raise IllegalAction("zg.refuse.weapons_line")
+    if not isinstance(choice, str) or choice not in SHEET_CHOICES:
+        raise IllegalAction("zg.refuse.sheet_choice", choices=", ".join(SHEET_CHOICES), value=shown(choice))
+    if sheet.queue:
+        raise IllegalAction("zg.refuse.sheet_unfinished", zg_line=sheet.queue[0])
     if choice == "hand_in" and sheet.ready:
         raise IllegalAction("zg.refuse.handed_in")
 
 
+def _retired(state: State, event: dict) -> bool:
+    """An answer of an older sheet, folded from a save file: the weapons line, which scores nothing."""
+    return state.phase == SHEET and isinstance(event, dict) and (
+        event.get("line") in RETIRED_LINES or event.get("sheet") in RETIRED_LINES) \
+        and isinstance(event.get("seat"), str) and event["seat"] in state.players
+
+
 def apply(state: State, event: dict) -> State:
+    if _retired(state, event):
+        return _fold_retired(state, event)
     action = check(state, event)
     if state.phase in (PRE, POST):
         return _turn(state, action)
@@ -298,19 +387,30 @@ def _sheet(state: State, action: dict) -> State:
     return _with(state, seat, replace(sheet, queue=queue, ready=False))
 
 
+def _fold_retired(state: State, event: dict) -> State:
+    """An older sheet's weapons line changes nothing; correcting it took the sheet back to its check."""
+    seat = event["seat"]
+    if "sheet" in event:
+        return _with(state, seat, replace(state.sheets[seat], queue=(), ready=False))
+    return state
+
+
 def _with(state: State, seat: str, sheet: Sheet) -> State:
     return replace(state, sheets={**state.sheets, seat: sheet})
 
 
-def score(entries: Mapping[str, int], option: str = EVERY_KIND) -> dict[str, int]:
-    """One sheet's breakdown: printed points, set bonus per kind, tokens, and the total."""
+def score(entries: Mapping[str, int], option: str = SCORING_KINDS) -> dict[str, int]:
+    """One sheet's breakdown: per kind that scores its count, printed points and set bonus; tokens; the total.
+
+    Weapons left at the end score nothing, neither a printed value nor a set bonus: they are not on the sheet.
+    """
+    option = OLD_VALUES[SET_BONUS_OPTION].get(option, option)
     out: dict[str, int] = {}
     for kind in KINDS:
         count = entries.get(kind, 0)
         out[kind] = count
-        out[f"{kind}_points"] = entries.get(POINTS_OF[kind], 0) if kind in POINTS_OF else 0
-        gets_bonus = option == EVERY_KIND or kind not in POINTS_OF
-        out[f"{kind}_bonus"] = set_bonus(count) if gets_bonus else 0
+        out[f"{kind}_points"] = entries.get(POINTS_OF[kind], 0)
+        out[f"{kind}_bonus"] = set_bonus(count) if option == SCORING_KINDS else 0
     out["tokens"] = entries.get("tokens", 0)
     out["token_points"] = TOKEN_POINTS * out["tokens"]
     out["total"] = sum(out[f"{k}_points"] + out[f"{k}_bonus"] for k in KINDS) + out["token_points"]
@@ -323,7 +423,9 @@ def _reveal(state: State) -> State:
     state = replace(state, scores=scores, round=state.round + 1)
     state = state.say("zg.n.reveal")
     for seat, s in scores.items():
-        state = state.say("zg.n.score", colour=seat, **s)
+        kinds = [{"key": "zg.n.score_kind", "params": {"zg_kind": k, "count": s[k], "points": s[f"{k}_points"],
+                                                        "bonus": s[f"{k}_bonus"]}} for k in KINDS]
+        state = state.say("zg.n.score", colour=seat, kinds=kinds, **s)
     best = max(s["total"] for s in scores.values())
     winners = tuple(seat for seat, s in scores.items() if s["total"] == best)
     if len(winners) == 1:

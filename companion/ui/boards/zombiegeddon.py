@@ -17,7 +17,13 @@ from kivy.uix.widget import Widget
 from companion.ui.widgets import ACT, CORNER, DIM, GOOD, INK, PANEL, Action, Chip, Text
 from companion.ui.words import Words
 
-KINDS = ("food", "zombies", "weapons")
+KINDS = ("food", "zombies")  # the kinds of disc that score, when a view does not list them
+
+
+def kinds(view: dict) -> list[str]:
+    """The kinds of disc that score, one column and one sheet line each, as the rules list them."""
+    listed = view.get("kinds")
+    return [k for k in listed if isinstance(k, str)] if isinstance(listed, list) else list(KINDS)
 SET_BONUS = "1→1  2→3  3→6  4→10  5→15  6+→20"
 
 
@@ -205,17 +211,18 @@ class Board(BoxLayout):
         words = self.words
         scores = view.get("scores") or {}
         winners = set(view.get("winners") or [])
-        grid = GridLayout(cols=6, spacing=dp(3), size_hint_y=None, row_default_height=dp(40),
+        columns = kinds(view)
+        grid = GridLayout(cols=len(columns) + 3, spacing=dp(3), size_hint_y=None, row_default_height=dp(40),
                           row_force_default=True)
         grid.bind(minimum_height=grid.setter("height"))
         grid.add_widget(Widget())
-        for column in (*KINDS, "tokens", "total"):
+        for column in (*columns, "tokens", "total"):
             grid.add_widget(Text(text=words.t(f"zg.board.col.{column}"), base_font=dp(15), min_font=dp(9),
                                  ink=DIM, wrap=False))
         for seat in sorted(players, key=lambda p: -((scores.get(p) or {}).get("total", 0))):
             s = scores.get(seat) or {}
             grid.add_widget(Chip(seat, colour_name(words, seat), font=dp(16)))
-            for kind in KINDS:
+            for kind in columns:
                 grid.add_widget(Text(text=words.t("zg.board.cell", count=s.get(kind, 0),
                                                   points=s.get(f"{kind}_points", 0), bonus=s.get(f"{kind}_bonus", 0)),
                                      base_font=dp(16), min_font=dp(9), wrap=False))
@@ -243,7 +250,7 @@ def secrets(view: dict, words: Words) -> list[tuple[str, Callable[[], str], bool
         def show_sheet() -> str:
             lines = [words.t("zg.board.sheet_line", zg_kind=kind, count=score.get(kind, 0),
                              points=score.get(f"{kind}_points", 0), bonus=score.get(f"{kind}_bonus", 0))
-                     for kind in KINDS]
+                     for kind in kinds(view)]
             lines.append(words.t("zg.board.sheet_tokens", count=score.get("tokens", 0),
                                  points=score.get("token_points", 0)))
             lines.append(words.t("zg.board.sheet_total", total=score.get("total", 0)))

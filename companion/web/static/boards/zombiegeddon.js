@@ -6,7 +6,8 @@
 "use strict";
 
 (function () {
-  const KINDS = ["food", "zombies", "weapons"];
+  const KINDS = ["food", "zombies"];  // the kinds of disc that score, when a view does not list them
+  const kinds = (view) => (Array.isArray(view.kinds) ? view.kinds.filter((k) => typeof k === "string") : KINDS);
   const SET_BONUS = "1→1 · 2→3 · 3→6 · 4→10 · 5→15 · 6+→20";
 
   function players(view) {
@@ -90,7 +91,7 @@
     const s = view.sheet_score || {};
     const h = ctx.h;
     return h("ul", { class: "zg-sheet" },
-      KINDS.map((kind) => h("li", {}, ctx.t("zg.board.sheet_line", { zg_kind: kind, count: s[kind] || 0,
+      kinds(view).map((kind) => h("li", {}, ctx.t("zg.board.sheet_line", { zg_kind: kind, count: s[kind] || 0,
         points: s[kind + "_points"] || 0, bonus: s[kind + "_bonus"] || 0 }))),
       h("li", {}, ctx.t("zg.board.sheet_tokens", { count: s.tokens || 0, points: s.token_points || 0 })),
       h("li", { class: "zg-total" }, ctx.t("zg.board.sheet_total", { total: s.total || 0 })));
@@ -116,7 +117,7 @@
     const winners = Array.isArray(view.winners) ? view.winners : [];
     const total = (p) => (scores[p] || {}).total || 0;
     const ranked = players(view).slice().sort((a, b) => total(b) - total(a));
-    const columns = [...KINDS, "tokens", "total"];
+    const columns = [...kinds(view), "tokens", "total"];
     return [
       h("h2", {}, ctx.t("zg.phase.over")),
       h("table", { class: "scores zg-scores" },
@@ -125,7 +126,7 @@
           const s = scores[p] || {};
           return h("tr", { class: winners.includes(p) ? "winner" : "", "data-seat": p },
             h("td", {}, ctx.chip(p)),
-            KINDS.map((kind) => h("td", { "data-kind": kind }, ctx.t("zg.board.cell", { count: s[kind] || 0,
+            kinds(view).map((kind) => h("td", { "data-kind": kind }, ctx.t("zg.board.cell", { count: s[kind] || 0,
               points: s[kind + "_points"] || 0, bonus: s[kind + "_bonus"] || 0 }))),
             h("td", { "data-kind": "tokens" }, (s.tokens || 0) + "×5=\u200b" + (s.token_points || 0)),
             h("td", { class: "zg-total" }, String(s.total || 0),
