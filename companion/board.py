@@ -63,6 +63,7 @@ Text = tuple[Bit, ...]
 
 
 SEP = Message("board.sep")  # a dot between two facts on one line
+ARROW = Message("board.arrow")  # then: one seat after another
 
 
 def text(*bits: Bit | str) -> Text:
@@ -259,17 +260,22 @@ class Cards:
 
 @dataclass(frozen=True)
 class SeatPanel:
-    """A seat's lines; `lit`: the seat whose turn it is; `tone`: "winner", "out", "other" (a zombie player),
-    "danger" (nearly dead) or None."""
+    """A seat's lines; `lit`: the seat whose turn it is (or who is awaited); `tone`: "winner", "good" (done),
+    "act", "out", "other" (a zombie player), "danger" (nearly dead) or None. `answer`: a screen shared by the table
+    offers a button with these words that answers this seat's question there (a sheet handed in, corrected)."""
 
     seat: str
     lines: tuple[Text, ...] = ()
     lit: bool = False
     tone: str | None = None
+    answer: Message | None = None
 
     def to_json(self) -> dict:
-        return {"seat": self.seat, "lines": [text_json(line) for line in self.lines], "lit": self.lit,
-                "tone": self.tone}
+        out = {"seat": self.seat, "lines": [text_json(line) for line in self.lines], "lit": self.lit,
+               "tone": self.tone}
+        if self.answer is not None:
+            out["answer"] = self.answer.to_json()
+        return out
 
 
 @dataclass(frozen=True)
@@ -295,7 +301,8 @@ class ScoreRow:
 
 @dataclass(frozen=True)
 class Scores:
-    """The end's table: a row per seat, best first, the winners marked; `columns` head the cells."""
+    """The end's table: a row per seat, best first, the winners marked; `columns` head the cells. A row's last cell
+    is its total or its result: where a screen has room for one cell (the touchscreen's end), it shows that one."""
 
     title: Message
     columns: tuple[Message, ...]

@@ -35,8 +35,8 @@ def test_a_whole_game_from_three_phones_and_the_table_screen(live, phones, tmp_p
     # Pre-bomb: Red's two actions by tapping; the board counts them.
     red.shows_question("pre")
     red.answer({"seat": "red", "act": "action"})
-    expect(host.page.locator(".zg-count")).to_have_text("Actions: 1 of 2")
-    expect(host.page.locator(".zg-mark.done")).to_have_count(1)
+    expect(host.page.locator("#board .focus-more").last).to_have_text("Actions: 1 of 2")
+    expect(host.page.locator("#board .pip.done")).to_have_count(1)
     red.answer({"seat": "red", "act": "action"})
     yellow.shows_question("pre")
     ending = yellow.choice({"seat": "yellow", "act": "phase_end"})
@@ -59,11 +59,12 @@ def test_a_whole_game_from_three_phones_and_the_table_screen(live, phones, tmp_p
             expect(phone.question.locator(".received")).to_have_text(phone.say("page.answer_received"))
             assert "largest" not in host.view()
     # A tie at 9: Yellow and Blue enter their next largest; Blue's is larger.
-    expect(host.page.locator(".zg-largest")).to_have_count(1)
+    expect(host.page.locator("#revealed .part-line")).to_have_count(1)
     number(yellow, 4)
     number(blue, 6)
     host.wait_until(lambda: host.view().get("starter") == "blue", "Blue starts post-bomb")
-    expect(host.page.locator(".zg-starter")).to_have_text("Starts post-bomb: Blue")
+    expect(host.page.locator("#board .part-line", has_text="Starts post-bomb")).to_have_text(
+        re.compile(r"^Starts post-bomb: \W*Blue$"))
 
     # Post-bomb from Blue, clockwise; Red ends the game.
     blue.answer({"seat": "blue", "act": "action"})
@@ -98,20 +99,20 @@ def test_a_whole_game_from_three_phones_and_the_table_screen(live, phones, tmp_p
     final = host.view()
     assert {s: v["total"] for s, v in final["scores"].items()} == {"red": 28, "yellow": 13, "blue": 34}
     assert final["winners"] == ["blue"]
-    rows = host.page.locator(".zg-scores tbody tr")
+    rows = host.page.locator("#over table.scores tbody tr")
     expect(rows).to_have_count(3)
     expect(rows.first).to_have_attribute("data-seat", "blue")
-    expect(host.page.locator(".zg-scores tr[data-seat=red] td[data-kind=food]")).to_have_text("2: 5+3")
+    expect(host.page.locator("#over table.scores tr[data-seat=red] td").nth(1)).to_have_text("2: 5+3")
     narration = [bare(t) for t in blue.page.locator("#narration .lines.public .line-text").all_text_contents()]
     assert said(final["narration"][-1], "vi") in narration
     for lang, locale in LOCALES.items():  # the end as any phone shows it, in each language
         watcher = phones(table.spectator_url, locale=locale)
-        expect(watcher.page.locator(".zg-scores tbody tr")).to_have_count(3)
+        expect(watcher.page.locator("#over table.scores tbody tr")).to_have_count(3)
         shot(watcher, "phone-end")
         wide = watcher.page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
         assert wide[0] <= wide[1], (lang, wide)  # the whole score table on the phone: no column off the edge
         if lang.startswith("zh"):
-            expect(watcher.page.locator(".zg-scores th").nth(1)).to_have_text("食物")
+            expect(watcher.page.locator("#over table.scores th").nth(1)).to_have_text("食物")
 
     # No frame held another seat's entry before its reveal (the largest discs, then the sheets).
     entered = {"red": {7}, "yellow": {9, 4}, "blue": {9, 6}}

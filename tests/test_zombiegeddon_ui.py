@@ -79,7 +79,7 @@ def drive(out: Path, tmp: str) -> None:
     from uikit import Driver, Glyphs, open_box, run_with
 
     from companion.ui.app import CompanionApp
-    from companion.ui.boards.zombiegeddon import SeatCard
+    from companion.ui.parts import SeatCard
     from companion.ui.widgets import Action, SeatButton
 
     players, actions = PLAYERS, ACTIONS
@@ -139,7 +139,7 @@ def drive(out: Path, tmp: str) -> None:
                     else:  # a sheet handed in, corrected from its seat card
                         await capture(d, "board-sheets")
                         card = d.find(SeatCard, lambda w, s=seat: w.seat == s)
-                        await d.tap(card.correct)
+                        await d.tap(card.answer)
                         report["corrected"] = True
                     await d.until(lambda: app.manager.current != "board")
                 elif screen == "cover":

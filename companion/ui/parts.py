@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from kivy.app import App
 from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
@@ -24,6 +25,8 @@ from companion.ui.widgets import (
     GOOD,
     INK,
     PANEL,
+    TARGET,
+    Action,
     Cached,
     Chip,
     Mark,
@@ -34,7 +37,7 @@ from companion.ui.widgets import (
 from companion.ui.words import Words
 
 TONES = {"plain": INK, "hint": DIM, "warning": ACT, "act": ACT}
-SEAT_INK = {"winner": GOOD, "out": DIM, "danger": DANGER, "other": DANGER}
+SEAT_INK = {"winner": GOOD, "good": GOOD, "act": ACT, "out": DIM, "danger": DANGER, "other": DANGER}
 FACE_DOWN = (0.16, 0.17, 0.21, 1)
 FACE_UP = (0.33, 0.35, 0.41, 1)
 LYING = (0.98, 0.82, 0.25, 1)
@@ -266,6 +269,8 @@ class TableCard(BoxLayout):
 
 
 class SeatCard(BoxLayout):
+    """A seat's panel: its chip, its lines, and where the board offers it, a button that answers its question here."""
+
     def __init__(self, words: Words, seat: str, lines: int, **kwargs):
         super().__init__(orientation="vertical", padding=dp(4), spacing=dp(1), **kwargs)
         self.words, self.seat, self.lit = words, seat, False
@@ -273,15 +278,28 @@ class SeatCard(BoxLayout):
         self.texts = [Text(text="", base_font=dp(13), min_font=dp(8), ink=DIM) for _ in range(lines)]
         for text in self.texts:
             self.add_widget(text)
+        self.answer = Action(text="", base_font=dp(13), min_font=dp(9), tone="quiet", size_hint_y=None, height=0,
+                             opacity=0, disabled=True)
+        self.answer.bind(on_release=lambda *_: self._answer())
+        self.add_widget(self.answer)
         self.bind(pos=self._frame, size=self._frame)
 
     def show(self, panel: dict) -> None:
         tone = panel.get("tone")
-        for k, (text, bits) in enumerate(zip(self.texts, panel.get("lines") or [], strict=False)):
+        for k, text in enumerate(self.texts):
+            bits = (panel.get("lines") or [])[k] if k < len(panel.get("lines") or []) else []
             text.text = say_line(self.words, bits)
-            text.ink = GOOD if tone == "winner" else DANGER if tone == "other" and k == 0 else DIM if k else INK
+            text.ink = SEAT_INK.get(tone, INK if k == 0 else DIM) if k == 0 else DIM
+        answer = panel.get("answer")
+        self.answer.text = self.words.say(answer) if answer else ""
+        self.answer.height, self.answer.opacity, self.answer.disabled = (TARGET, 1, False) if answer else (0, 0, True)
         self.lit = bool(panel.get("lit"))
         self._frame()
+
+    def _answer(self) -> None:
+        app = App.get_running_app()
+        if app is not None and hasattr(app, "answer_for"):
+            app.answer_for(self.seat)  # its question, on this screen (behind the cover where it is secret)
 
     def _frame(self, *_args) -> None:
         self.canvas.before.clear()
@@ -399,11 +417,13 @@ class FocusPart(BoxLayout):
             self.texts.append(Text(text="", base_font=dp(34 if first else 19), min_font=dp(12), size_hint_y=None,
                                    height=dp(60 if first else 34), ink=INK if first else DIM))
         self.clear_widgets()
-        for k, (text, bits) in enumerate(zip(self.texts, lines, strict=False)):
-            text.text = say_line(self.words, [b for b in bits if "pips" not in b])
-            self.add_widget(text)
+        for text, bits in zip(self.texts, lines, strict=False):
             pips = next((b["pips"] for b in bits if "pips" in b), None)
-            if pips is not None and k == 0:
+            words = [b for b in bits if "pips" not in b]
+            if words or pips is None:
+                text.text = say_line(self.words, words)
+                self.add_widget(text)
+            if pips is not None:  # drawn big, one circle per action
                 self.pips.show(*pips)
                 self.add_widget(self.pips)
         self.add_widget(Widget())
@@ -497,7 +517,9 @@ class SeatsPart(BoxLayout):
                 self.texts.append(text)
             return
         lines = max([len(s.get("lines") or []) for s in seats] or [1])
-        super().__init__(spacing=dp(4), size_hint_y=None, height=dp(30) + dp(20) * lines, **kwargs)
+        answers = any(s.get("answer") for s in seats)
+        super().__init__(spacing=dp(4), size_hint_y=None,
+                         height=max(dp(76), dp(30) + dp(20) * lines) + (TARGET if answers else 0), **kwargs)
         self.cards = [SeatCard(words, s["seat"], lines) for s in seats]
         for card in self.cards:
             self.add_widget(card)
@@ -558,7 +580,8 @@ def shape(part: dict) -> tuple:
         return kind, part.get("width"), len(part.get("cells") or [])
     if kind == "seats":
         return kind, bool(part.get("rows")), tuple(s["seat"] for s in part.get("seats") or []), max(
-            [len(s.get("lines") or []) for s in part.get("seats") or []] or [0])
+            [len(s.get("lines") or []) for s in part.get("seats") or []] or [0]), any(
+            s.get("answer") for s in part.get("seats") or [])
     if kind == "scores":
         return kind, repr(part.get("columns")), tuple(r["seat"] for r in part.get("rows") or [])
     if kind == "lines":
@@ -635,8 +658,9 @@ def revealed(view: dict, words: Words) -> tuple[str, list[str]] | None:
 
 
 def over(view: dict, words: Words) -> list[tuple[str, str, bool]]:
+    """The end screen's rows: each seat, best first, with the last cell of its row (its total, or its result)."""
     for part in (view.get("parts") or {}).get("over") or []:
         if part.get("part") == "scores":
-            return [(row["seat"], " · ".join(say_line(words, c) for c in row.get("cells") or []),
-                     bool(row.get("winner"))) for row in part.get("rows") or []]
+            return [(row["seat"], say_line(words, (row.get("cells") or [[]])[-1]), bool(row.get("winner")))
+                    for row in part.get("rows") or []]
     return []

@@ -28,6 +28,7 @@ from companion.games.base import (
 )
 
 from . import rules
+from .parts import parts, secrets
 from .rules import (
     COLOURS,
     GROUPS,
@@ -202,6 +203,6 @@ def record(state: State) -> dict:
 
 __all__ = [
     "BOARD", "GROUPS", "LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "IllegalAction", "State", "apply", "check",
-    "cup_request", "decide", "dice_revealed", "narration", "prompt", "question", "record", "score", "set_bonus",
-    "start", "view",
+    "cup_request", "decide", "dice_revealed", "narration", "parts", "prompt", "question", "record", "score",
+    "secrets", "set_bonus", "start", "view",
 ]

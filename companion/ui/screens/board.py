@@ -193,7 +193,8 @@ class BoardScreen(BaseScreen):
     def _revealed(self, view: dict, force: bool) -> None:
         app = self.app
         renderer = app.renderer()
-        shown = view.get("revealed")
+        parts = view.get("parts")
+        shown = (parts.get("revealed") or None) if isinstance(parts, dict) else view.get("revealed")
         now = (view.get("round"), view.get("phase"))
         if shown is None:
             self.revealed_at = None

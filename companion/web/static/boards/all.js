@@ -3,7 +3,7 @@
 "use strict";
 
 (function () {
-  const BOARDS = ["mall-of-horror", "zombiegeddon"];
+  const BOARDS = ["mall-of-horror"];
   for (const name of BOARDS) {
     const style = document.createElement("link");
     style.rel = "stylesheet";
