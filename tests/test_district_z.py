@@ -677,3 +677,36 @@ def test_the_seeds_words_are_in_the_chinese_catalogue(registered):
         assert word in hant + plural, word
     for word in ("地区卡", "丧尸", "黑骰", "红骰", "伤害", "治疗", "幸存者卡"):
         assert word in hans, word
+
+
+def reference_best(red, black) -> tuple[int, int]:
+    """(kills, -damage) of the best pairing by a plain search over which black dice are used (no shortcut)."""
+    from functools import cache
+
+    @cache
+    def best(i: int, used: int) -> tuple[int, int]:
+        if i == len(red):
+            return (0, 0)
+        top = best(i + 1, used)
+        for b, value in enumerate(black):
+            if not used & (1 << b) and red[i] >= value:
+                kills, held = best(i + 1, used | (1 << b))
+                top = max(top, (kills + (red[i] > value), held + 1))
+        return top
+
+    kills, held = best(0, 0)
+    return kills, -(len(black) - held)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(1, 6), min_size=1, max_size=16), st.lists(st.integers(1, 6), min_size=1, max_size=9))
+def test_the_proposed_pairing_of_many_dice_has_the_most_kills_then_the_least_damage(red, black):
+    kills, damage = dz.outcome(red, black, dz.best_pairing(red, black))
+    assert (kills, -damage) == reference_best(tuple(red), tuple(black))
+
+
+def test_the_proposed_pairing_of_twenty_dice_a_side_is_found():
+    red, black = [6, 5, 4, 3, 2, 1] * 3 + [6, 6], [1, 2, 3, 4, 5, 6] * 3 + [1, 1]
+    # 17 kills at most (each red die above the lowest black die left); a red 6 tying a black 6 would cost a kill,
+    # so the three black 6s deal their damage
+    assert dz.outcome(red, black, dz.best_pairing(red, black)) == (17, 3)

@@ -35,6 +35,10 @@ DEFAULTS = {"grid": "6x5", "face_up_event": "roll", "play_on": "false", "box_dic
 NUMBERS = {"attack": (1, 6), "health": (1, 9), "zombies": (1, 9), "item_attack": (0, 5), "item_health": (0, 5)}
 FIELDS = {"attack": "attack", "health": "health", "zombies": "zombies", "item_attack": "bonus",
           "item_health": "bonus"}
+# The one field each pick step's answer carries (beside its seat).
+STEP_FIELDS = {"corner": ("corner",), "turn": ("move", "heal"), "found": ("found",), "outcome": ("outcome",),
+               "special": ("outcome",), "item_kind": ("kind",), "drop": ("drop",), "pickup": ("take",),
+               "weapon": ("use",), "used": ("keep", "discard"), "meet": ("fight", "give"), "spoils": ("spoils",)}
 CUP_STEPS = ("roll_event", "roll_red", "roll_black", "roll_pvp_a", "roll_pvp_d", "pick_aside")
 
 
@@ -584,12 +588,11 @@ def _check_pairs(state: State, pairs: object) -> None:
 
 def _why_not(state: State, seat: str, action: dict, legal: list[dict]) -> None:  # noqa: C901 — a reason per rule
     """Raise the reason an answer that is not among the legal ones is refused (None: no rule names it)."""
-    fields = {name for answer in legal for name in answer} - {"seat"}
-    _only(action, fields)
+    _only(action, set(STEP_FIELDS[state.step]))
     given = [name for name in action if name != "seat"]
     if not given:
         raise IllegalAction("dz.refuse.no_answer", colour=seat)
-    if not any(set(answer) == set(action) for answer in legal):
+    if len(given) > 1:
         raise IllegalAction("dz.refuse.one_answer", names=[f'"{name_of(n)}"' for n in given])
     name = given[0]
     value = action[name]
