@@ -710,3 +710,43 @@ def test_the_proposed_pairing_of_twenty_dice_a_side_is_found():
     # 17 kills at most (each red die above the lowest black die left); a red 6 tying a black 6 would cost a kill,
     # so the three black 6s deal their damage
     assert dz.outcome(red, black, dz.best_pairing(red, black)) == (17, 3)
+
+
+def bot_answer(question, rng: random.Random) -> dict:
+    """What a simple bot sends from its phone's question: a random choice, number or pairing of the dice."""
+    if question.kind == NUMBER:
+        return {**question.answer, question.field: rng.randint(question.low, question.high)}
+    if question.kind == ASSIGN:
+        blacks = [t.value for t in question.targets if t.value != "none"]
+        rng.shuffle(blacks)
+        pairs = {item.value: blacks.pop() if blacks and rng.random() < 0.8 else "none" for item in question.items}
+        return {**question.answer, "pairs": pairs}
+    return dict(rng.choice(question.choices).action)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 4), st.sampled_from(["4x4", "6x5"]), st.booleans(),
+       st.sampled_from(["roll", "skip"]), st.booleans())
+def test_property_bots_answering_their_phones_question_never_wait_on_a_question_asked_twice(
+        seed, players, grid, box_dice, face_up_event, play_on):
+    """Each state asks one seat (with a legal answer), asks the cup or is over, and every asking has its own id
+    (a bot drops an id it has answered: an id asked again would stall the table)."""
+    rng = random.Random(seed)
+    state = dz.start(["red", "yellow", "blue", "green"][:players],
+                     {"grid": grid, "box_dice": box_dice, "face_up_event": face_up_event, "play_on": play_on})
+    answered: set[str] = set()
+    for _ in range(5000):
+        if state.over:
+            break
+        request, prompt = dz.cup_request(state), dz.prompt(state)
+        assert (request is None) != (prompt is None), state.step
+        if request is not None:
+            assert 1 <= request.count <= 10
+            state = dz.apply(state, {"roll": [rng.randint(1, 6) for _ in range(request.count)]}
+                             if request.kind == "roll" else {"pick": rng.randrange(request.count)})
+            continue
+        assert len(prompt.seats) == 1 and prompt.id not in answered, (prompt.id, state.step)
+        question = dz.question(state, prompt.seats[0])
+        assert question.kind != PICK or question.choices
+        state = dz.apply(state, bot_answer(question, rng))
+        answered.add(prompt.id)
