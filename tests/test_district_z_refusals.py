@@ -203,7 +203,7 @@ def test_a_cup_event_the_game_did_not_ask_for_is_refused():
 def test_the_start_refusals_name_the_option_and_its_values():
     with pytest.raises(IllegalAction) as caught:
         dz.start(["red"], {"box_dice": "six"})
-    assert caught.value.text() == 'The table option "box_dice" is "false" and "true", not the text "six".'
+    assert caught.value.text() == 'The table option "box_dice" takes one of "false" and "true", not the text "six".'
     with pytest.raises(IllegalAction) as caught:
         dz.start(["red"], {"dice": 6})
     assert '"dice"' in caught.value.text() and '"box_dice"' not in caught.value.text()
