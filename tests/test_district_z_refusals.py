@@ -290,3 +290,9 @@ def test_every_refusal_code_is_in_the_catalogue():
     for code in codes:
         for lang in LANGS:
             assert books.has(code, lang), (code, lang)
+
+
+def test_a_choice_sent_as_something_other_than_true_says_to_send_true():
+    game = force(solo(), damage=1)
+    refusal = refused(game, heal=1)
+    assert refusal.code == "dz.refuse.true" and refusal.text() == '"heal" is chosen by sending true, not 1.'

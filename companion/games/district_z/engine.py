@@ -614,7 +614,9 @@ def _why_not(state: State, seat: str, action: dict, legal: list[dict]) -> None: 
     if step == "turn" and name == "heal":
         if value is True and not me.damage:
             raise IllegalAction("dz.refuse.unhurt", colour=seat)
-        raise wrong([True])
+        raise IllegalAction("dz.refuse.true", name=name, got=described(value))
+    if name == "keep" and value is not True:
+        raise IllegalAction("dz.refuse.true", name=name, got=described(value))
     if step == "found" and value == "objective":
         if state.cell(me.pos).seen:
             raise IllegalAction("dz.refuse.objective_seen", cell=state.name(me.pos))
