@@ -9,7 +9,8 @@ import random
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings
+from fuzzkit import fuzz_settings
+from hypothesis import given
 from hypothesis import strategies as st
 from test_district_z import Play, force, solo, two_players
 
@@ -219,7 +220,7 @@ FIELDS = ["corner", "attack", "health", "move", "heal", "found", "outcome", "zom
           "take", "use", "pairs", "keep", "discard", "fight", "give", "spoils", "seat", "x"]
 
 
-@settings(max_examples=300, deadline=None)
+@fuzz_settings(300)
 @given(JSON, st.one_of(st.none(), JSON), st.one_of(st.none(), JSON))
 def test_property_the_start_takes_any_json_and_refuses_with_a_code(players, options, position):
     try:
@@ -229,7 +230,7 @@ def test_property_the_start_takes_any_json_and_refuses_with_a_code(players, opti
             refusal.text(lang).encode("utf-8")
 
 
-@settings(max_examples=200, deadline=None)
+@fuzz_settings(200)
 @given(st.lists(st.sampled_from(["red", "yellow", "blue", "green"]), min_size=1, max_size=4, unique=True),
        st.fixed_dictionaries({"grid": st.sampled_from(["4x4", "5x5", "6x5"]), "box_dice": st.booleans(),
                               "face_up_event": st.sampled_from(["roll", "skip"])}),
@@ -259,7 +260,7 @@ def reachable(seed: int, steps: int):
     return state
 
 
-@settings(max_examples=400, deadline=None)
+@fuzz_settings(400)
 @given(st.integers(0, 40), st.integers(0, 120), st.sampled_from(FIELDS), JSON, st.booleans(), st.data())
 def test_property_any_json_value_in_any_answer_field_is_played_or_refused_with_a_code(seed, steps, field, value,
                                                                                        own_seat, data):

@@ -8,7 +8,8 @@ import json
 import random
 
 import pytest
-from hypothesis import given, settings
+from fuzzkit import fuzz_settings
+from hypothesis import given
 from hypothesis import strategies as st
 from test_eaten_by_zombies import BOOKS, act, begin, choose_answer, to_choose, with_power, zombie_turn
 
@@ -137,7 +138,7 @@ JSON = st.recursive(SCALAR, lambda inner: st.lists(inner, max_size=3)
 FIELDS = ["level", "speed", "pass", "fight", "run", "stuck", "value", "bonus", "refilled", "dies", "draw", "x"]
 
 
-@settings(max_examples=300, deadline=None)
+@fuzz_settings(300)
 @given(JSON, st.one_of(st.none(), JSON), st.one_of(st.none(), JSON))
 def test_property_the_start_takes_any_json_and_refuses_with_a_code(players, options, position):
     try:
@@ -147,7 +148,7 @@ def test_property_the_start_takes_any_json_and_refuses_with_a_code(players, opti
             BOOKS.text(refused.message, lang).encode("utf-8")
 
 
-@settings(max_examples=200, deadline=None)
+@fuzz_settings(200)
 @given(st.sampled_from([["red", "blue"], ["red", "yellow", "blue"]]), st.sampled_from(["run_rounding", "market"]),
        JSON)
 def test_property_the_start_takes_any_json_option_value(players, name, value):
@@ -167,7 +168,7 @@ def reachable(seed: int, steps: int) -> ebz.State:
     return state
 
 
-@settings(max_examples=400, deadline=None)
+@fuzz_settings(400)
 @given(st.integers(0, 40), st.integers(0, 150), st.sampled_from(FIELDS), JSON, st.booleans(), st.data())
 def test_property_any_json_value_in_any_answer_field_is_played_or_refused_with_a_code(seed, steps, field, value,
                                                                                        own_seat, data):
@@ -188,7 +189,7 @@ def test_property_any_json_value_in_any_answer_field_is_played_or_refused_with_a
     json.dumps(ebz.record(state))
 
 
-@settings(max_examples=100, deadline=None)
+@fuzz_settings(100)
 @given(st.integers(0, 40), st.integers(0, 30), JSON)
 def test_property_any_json_cup_pick_is_played_or_refused_with_a_code(seed, steps, pick):
     state = reachable(seed, steps)
