@@ -46,7 +46,7 @@ def test_an_illegal_action_in_a_district_z_script_stops_it_naming_the_action(tmp
     path.write_text(json.dumps(script), encoding="utf-8")
     done = replay(str(path))
     assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.startswith("companion replay: action 3 ") and "cannot choose that now" in done.stderr
+    assert done.stderr.startswith("companion replay: action 3 ") and "leaves the city" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
 
 

@@ -106,10 +106,12 @@ def test_2_to_4_players_each_starts_with_12_cards_5_heavy_stick_5_hide_2_sandwic
         assert state.players == ("red", "yellow", "blue", "green")[:n]
         assert "Each player takes a starting deck of 12 cards (5 HEAVY STICK, 5 HIDE, 2 SANDWICH), shuffles it and " \
                "draws 6" in acts(state)
-    for wrong in (["red"], ["red", "yellow", "blue", "green", "red"], ["red", "red"], ["red", "purple"], "red"):
+    for wrong, code in ((["red"], "players"), (["red", "yellow", "blue", "green", "red"], "seat_twice"),
+                        (["red", "red"], "seat_twice"), (["red", "purple"], "colour_unknown"), ("red", "players_list"),
+                        (["yellow", {}], "player_type")):
         with pytest.raises(IllegalAction) as refused:
             ebz.start(wrong)
-        assert refused.value.code == "ebz.refuse.players"
+        assert refused.value.code == f"ebz.refuse.{code}"
     assert (ebz.SETUP.min_players, ebz.SETUP.max_players) == (2, 4)
     state = to_choose(begin(), (1, 1))
     state = act(state, {"seat": "red", "fight": True}, {"seat": "red", "value": 1}, {"seat": "red", "bonus": 0})
@@ -584,8 +586,10 @@ def test_every_question_is_of_a_closed_kind_with_labels_and_every_choice_a_legal
 def test_an_answer_from_a_seat_not_asked_or_not_among_the_answers_is_refused_and_changes_nothing():
     state = begin()
     for action, text in [({"seat": "blue", "level": 1}, "Blue is not asked anything now."),
-                         ("fight", "That answer does not fit the question."),
-                         ({"seat": "red", "fight": True}, "That answer does not fit the question.")]:
+                         ("fight", 'An answer names its seat and what it chooses as named fields, not the text '
+                                   '"fight".'),
+                         ({"seat": "red", "fight": True},
+                          'The question asked now takes no "fight": pick one of the answers shown.')]:
         with pytest.raises(IllegalAction) as refused:
             ebz.decide(state, action)
         assert en(refused.value) == text
@@ -600,8 +604,8 @@ def test_an_answer_from_a_seat_not_asked_or_not_among_the_answers_is_refused_and
             ebz.decide(state, sly)
     with pytest.raises(IllegalAction) as refused:
         ebz.decide(state, {"seat": "red", "value": 61})
-    assert en(refused.value) == "Enter a whole number from 0 to 60, not 61."
-    assert BOOKS.text(refused.value.message, "vi") == "Hãy nhập số nguyên từ 0 đến 60, không phải 61."
+    assert en(refused.value) == "Enter a whole number from 0 to 60, not the number 61."
+    assert BOOKS.text(refused.value.message, "vi") == "Hãy nhập số nguyên từ 0 đến 60, không phải số 61."
     with refused_with("from the beginning only"):
         ebz.start(["red", "blue"], None, {"round": 3})
 

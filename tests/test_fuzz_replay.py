@@ -258,3 +258,34 @@ def test_odd_table_options_on_the_command_line_exit_2_with_one_line(tmp_path, op
                      "--host", "127.0.0.1", "--port", "0", "--no-qr")
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
     assert len(done.stderr.splitlines()) == 1 and "option" in done.stderr, done.stderr
+
+
+# -- District-Z and Eaten by Zombies!: a start or an answer of the wrong JSON type -------------------------------
+
+OTHER_GAMES_BAD_TYPES = [
+    {"game": "eaten-by-zombies", "players": ["yellow", {}]},  # a TypeError traceback at engine.py:34 before
+    {"game": "district-z", "players": ["red", {}]},
+    {"game": "district-z", "players": "red"},
+    {"game": "district-z", "players": ["red"], "options": {"box_dice": [1]}},
+    {"game": "district-z", "players": ["red"], "options": ["grid"]},
+    {"game": "eaten-by-zombies", "players": ["red", "blue"], "options": {"market": {}}},
+    {"game": "eaten-by-zombies", "players": ["red", "blue"], "options": {"market": "9" * 5000}},
+    {"game": "eaten-by-zombies", "players": ["red", "blue"], "picks": [0, 0, 0, 0],
+     "actions": [{"seat": "red", "level": "\ud800"}]},
+    {"game": "eaten-by-zombies", "players": ["red", "blue"], "picks": [0, 0, 0, 0],
+     "actions": [{"seat": "red", "level": 1}, {"seat": "red", "speed": [None]}]},
+    {"game": "district-z", "players": ["red"], "actions": [{"seat": "red", "attack": True}]},
+    {"game": "district-z", "players": ["red"], "actions": [{"seat": ["red"], "attack": 2}]},
+]
+
+
+@pytest.mark.parametrize("script", OTHER_GAMES_BAD_TYPES)
+def test_district_z_and_eaten_by_zombies_scripts_of_wrong_json_types_are_refused_in_one_line(script):
+    refusal = replay_in_process(json.dumps(script))
+    assert refusal is not None and "\n" not in refusal
+    refusal.encode("utf-8")  # a lone surrogate is never repeated
+
+
+def test_a_lone_surrogate_in_an_eaten_by_zombies_level_exits_2_with_one_line(tmp_path):
+    line = assert_one_line_refusal(replay_file(tmp_path / "surrogate.json", json.dumps(OTHER_GAMES_BAD_TYPES[7])))
+    assert "level must be a whole number" in line

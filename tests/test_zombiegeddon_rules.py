@@ -291,7 +291,7 @@ SHEET_REFUSALS = [
     ({"close": 1}, 'To close the secret entries, send exactly {"close": true}.'),
     ({"close": True, "seat": "red"}, 'To close the secret entries, send exactly {"close": true}.'),
     ({"seat": "red", "line": "food", "number": True},
-     "A line of the sheet is a whole number from 0 to 99, not true."),
+     "A line of the sheet is a whole number from 0 to 99, not true (a yes-or-no value)."),
     ({"seat": "red", "line": "food", "number": "5"},
      'A line of the sheet is a whole number from 0 to 99, not the text "5".'),
     ({"seat": "red", "line": "food", "number": 2.0},
@@ -310,7 +310,7 @@ SHEET_REFUSALS = [
     ({"seat": "red"}, 'On your sheet, answer a line such as {"seat": "red", "line": "food", "number": 3}, or a choice '
                       'such as {"seat": "red", "sheet": "hand_in"}.'),
     ({"seat": "red", "sheet": {}}, "On a finished sheet, choose one of hand_in, food, zombies, tokens, again, not an "
-                                   "object."),
+                                   "object of fields."),
     ({"seat": "red", "sheet": "again"}, "Fill in your sheet first: it asks for the number of food discs now."),
     ({"seat": "red", "sheet": "weapons"}, "Weapons left at the end score nothing, neither printed numbers nor a set "
                                           "bonus: the sheet has no weapons line."),
@@ -359,7 +359,8 @@ def test_every_turn_refusal_names_its_real_reason(answer, reason):
 LARGEST_REFUSALS = [
     ({"seat": "red", "largest": "5"}, 'Your largest zombie disc must be a whole number from 0 to 20, not the text '
                                       '"5".'),
-    ({"seat": "red", "largest": True}, "Your largest zombie disc must be a whole number from 0 to 20, not true."),
+    ({"seat": "red", "largest": True}, "Your largest zombie disc must be a whole number from 0 to 20, not true (a "
+                                       "yes-or-no value)."),
     ({"seat": "red", "largest": None}, "Your largest zombie disc must be a whole number from 0 to 20, not nothing "
                                        "(null)."),
     ({"seat": "red", "largest": 21}, "Your largest zombie disc is a number from 0 to 20, not 21."),
@@ -385,7 +386,8 @@ def test_the_sheet_check_says_the_set_bonus_of_the_table_option():
 START_REFUSALS = [
     (("red", "blue"), {}, None, None),  # a tuple is a list here: accepted
     ("red", None, None, 'The players must be a list of 2 to 4 colours, not the text "red".'),
-    (["yellow", {}], None, None, "Each player is one of the colours Red, Yellow, Blue and Green, not an object."),
+    (["yellow", {}], None, None,
+     "Each player is one of the colours Red, Yellow, Blue and Green, not an object of fields."),
     (["red", "purple"], None, None,
      'Each player is one of the colours Red, Yellow, Blue and Green, not the text "purple".'),
     (["red"], None, None, "Zombiegeddon is for 2 to 4 players, not 1."),
@@ -396,7 +398,7 @@ START_REFUSALS = [
     (["red", "blue"], {"set_bonus": "never"}, None,
      'The table option set_bonus is "scoring_kinds" or "printed_only", not the text "never".'),
     (["red", "blue"], {"set_bonus": True}, None,
-     'The table option set_bonus is "scoring_kinds" or "printed_only", not true.'),
+     'The table option set_bonus is "scoring_kinds" or "printed_only", not true (a yes-or-no value).'),
     (["red", "blue"], {"post_bomb_tie": ["reenter"]}, None,
      'The table option post_bomb_tie is "reenter" or "turn_order", not a list.'),
     (["red", "blue"], None, "post", 'A position must be an object such as {"phase": "post", "turn": "red"}, not the '
@@ -405,7 +407,7 @@ START_REFUSALS = [
                                                            '"round".'),
     (["red", "blue"], None, {"phase": ["post"]}, 'A position\'s phase is "pre", "post" or "sheet", not a list.'),
     (["red", "blue"], None, {"phase": "post", "turn": {"red": 1}},
-     "A position's turn is a seat of this game (Red and Blue), not an object."),
+     "A position's turn is a seat of this game (Red and Blue), not an object of fields."),
     (["red", "blue"], None, {"phase": "post", "turn": "red", "starter": "green"},
      'A position\'s starter is a seat of this game (Red and Blue), not the text "green".'),
 ]

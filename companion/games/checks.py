@@ -1,42 +1,76 @@
-"""What a refusal says of a wrong JSON value, shared by every game's start and answers.
+"""Checks every game's start and answers share: exact JSON matching and a JSON value said in a refusal.
 
-A refusal names what was expected and what came instead: `shown(value)` is a nested message ("the text "5"",
-"true", "a list") that a game's refusal takes as a parameter, rendered in each reader's language by the catalogue
-(`companion/locale/<lang>/checks.po`); `expected(int)` says what a field must be ("a whole number"). `is_whole`
-is the one test of a whole number: a boolean is not one.
+Pure, like the rules: no I/O. A refusal that names what it got puts `described(value)` in its parameters, a
+message the catalogue renders in the reader's language ('the text "5"', 'true', 'a list'); what was expected is
+`expected(int)` ("a whole number"). `whole` is the one test of a whole number: a boolean is not one.
 """
 
 from __future__ import annotations
 
-MAX_SHOWN = 40  # characters of a sent text or number repeated in a refusal
+import math
+import unicodedata
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+SHOWN = 24  # characters of a text repeated in a refusal; a longer one is cut
 
 
-def is_whole(value: object) -> bool:
-    """A whole number as JSON sends it: `true` is not 1, and 2.0 is not 2."""
+def whole(value: object) -> bool:
+    """A JSON whole number: an int, never a bool (true is not 1) nor a float (4.0 is not 4)."""
     return type(value) is int
 
 
-def shown(value: object) -> dict:
-    """`value` as a refusal says it: a nested message {"key", "params"} the catalogue renders."""
+def same(a: object, b: object) -> bool:
+    """JSON equality with types: 1, 1.0 and true differ, as do "0" and 0 (Python's == says 1 == True == 1.0)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)  # type: ignore[index]
+    if isinstance(a, list | tuple):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))  # type: ignore[arg-type]
+    return a == b
+
+
+def among(action: object, answers: Iterable[Mapping[str, Any]]) -> bool:
+    """`action` is one of `answers`, value for value and type for type."""
+    return any(same(action, dict(answer)) for answer in answers)
+
+
+def shown(text: str) -> str:
+    """A text safe to repeat to a player: lone surrogates and control characters replaced, cut at SHOWN."""
+    clean = "".join("\ufffd" if unicodedata.category(ch) in ("Cs", "Cc", "Cf", "Co", "Cn") else ch
+                    for ch in text[:SHOWN])
+    return clean + ("…" if len(text) > SHOWN else "")
+
+
+def described(value: object) -> dict:
+    """A JSON value as a message parameter of a refusal (a nested message, rendered in the reader's language)."""
     if value is None:
-        return _said("check.value.null")
+        return {"key": "checks.got.null", "params": {}}
     if isinstance(value, bool):
-        return _said("check.value.boolean", "true" if value else "false")
-    if isinstance(value, int | float):
-        return _said("check.value.number", printable(repr(value)))
+        return {"key": "checks.got.true" if value else "checks.got.false", "params": {}}
+    if isinstance(value, int):
+        if abs(value) >= 10 ** 15:  # a number of thousands of digits is not repeated (nor even turned into text)
+            return {"key": "checks.got.big", "params": {}}
+        return {"key": "checks.got.number", "params": {"number": str(value)}}
+    if isinstance(value, float):
+        text = repr(value) if math.isfinite(value) and abs(value) < 1e15 else ""
+        if not text:
+            return {"key": "checks.got.big", "params": {}}
+        return {"key": "checks.got.number", "params": {"number": text}}
     if isinstance(value, str):
-        return _said("check.value.text", printable(value))
+        return {"key": "checks.got.text", "params": {"text": shown(value)}}
     if isinstance(value, list | tuple):
-        return _said("check.value.list")
+        return {"key": "checks.got.list", "params": {}}
     if isinstance(value, dict):
-        return _said("check.value.object")
-    return _said("check.value.other", printable(type(value).__name__))
+        return {"key": "checks.got.object", "params": {}}
+    return {"key": "checks.got.other", "params": {}}
 
 
 def sent(value: object) -> str | dict:
-    """A sent value as Mall of Horror's refusals repeat it: a text quoted as written ('pink'), anything else in
-    words (`shown`), so that true, null and 5 are never read as the Python words True, None or a text."""
-    return printable(repr(value)) if isinstance(value, str) else shown(value)
+    """A sent value as a refusal repeats it: a text quoted as written ('pink'), anything else in words
+    (`described`), so that true, null and 5 are never read as the Python words True, None or a text."""
+    return f"'{shown(value)}'" if isinstance(value, str) else described(value)
 
 
 _TYPES = {bool: "boolean", int: "whole", str: "text", list: "list", dict: "object"}
@@ -44,14 +78,12 @@ _TYPES = {bool: "boolean", int: "whole", str: "text", list: "list", dict: "objec
 
 def expected(kind: type) -> dict:
     """What a field must be, as a refusal says it ("a whole number", "a text", "true or false")."""
-    return _said(f"check.type.{_TYPES[kind]}")
+    return {"key": f"check.type.{_TYPES[kind]}", "params": {}}
 
 
-def _said(key: str, text: str | None = None) -> dict:
-    return {"key": key, "params": {} if text is None else {"text": text}}
+def name_of(value: object) -> str:
+    """A name (an option's, a field's) as a refusal may repeat it: a text shown safely, anything else described."""
+    return shown(value) if isinstance(value, str) else "?"
 
 
-def printable(text: str) -> str:
-    """A sent text as a refusal may repeat it: a lone surrogate written out ("\\ud800"), at most MAX_SHOWN long."""
-    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN - 1] + "…"
+__all__ = ["among", "described", "expected", "name_of", "same", "sent", "shown", "whole"]

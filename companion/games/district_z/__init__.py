@@ -32,9 +32,11 @@ SETUP = Setup(
     options=(
         TableOption("grid", msg("dz.option.grid"), tuple(_choice("grid", g) for g in GRIDS), "6x5"),
         TableOption("face_up_event", msg("dz.option.face_up_event"),
-                    (_choice("face_up_event", "skip"), _choice("face_up_event", "roll")), "skip"),
+                    (_choice("face_up_event", "roll"), _choice("face_up_event", "skip")), "roll"),
         TableOption("play_on", msg("dz.option.play_on"),
                     (_choice("play_on", "false"), _choice("play_on", "true")), False),
+        TableOption("box_dice", msg("dz.option.box_dice"),
+                    (_choice("box_dice", "false"), _choice("box_dice", "true")), False),
     ),
     note=msg("dz.setup.note"),
 )

@@ -7,10 +7,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.games.base import ASSIGN, NUMBER, PICK, Choice, CupRequest, IllegalAction, Item, Prompt, Question, msg
+from companion.games.checks import among, described, name_of, shown, whole
 
 from .pairing import best_pairing, outcome
 from .state import (
     CORNERS,
+    CUP_MOST,
     DICE,
     DIRECTIONS,
     GRIDS,
@@ -27,35 +29,65 @@ from .state import (
 )
 
 COLOURS = ("red", "yellow", "blue", "green")
-OPTIONS = {"grid": GRIDS, "face_up_event": ("skip", "roll"), "play_on": ("false", "true")}
+OPTIONS = {"grid": GRIDS, "face_up_event": ("roll", "skip"), "play_on": ("false", "true"),
+           "box_dice": ("false", "true")}
+DEFAULTS = {"grid": "6x5", "face_up_event": "roll", "play_on": "false", "box_dice": "false"}
 NUMBERS = {"attack": (1, 6), "health": (1, 9), "zombies": (1, 9), "item_attack": (0, 5), "item_health": (0, 5)}
 FIELDS = {"attack": "attack", "health": "health", "zombies": "zombies", "item_attack": "bonus",
           "item_health": "bonus"}
+# The one field each pick step's answer carries (beside its seat).
+STEP_FIELDS = {"corner": ("corner",), "turn": ("move", "heal"), "found": ("found",), "outcome": ("outcome",),
+               "special": ("outcome",), "item_kind": ("kind",), "drop": ("drop",), "pickup": ("take",),
+               "weapon": ("use",), "used": ("keep", "discard"), "meet": ("fight", "give"), "spoils": ("spoils",)}
 CUP_STEPS = ("roll_event", "roll_red", "roll_black", "roll_pvp_a", "roll_pvp_d", "pick_aside")
 
 
 # -- setup ------------------------------------------------------------------------------------------------------
 
 
+def _players(players: object) -> tuple[str, ...]:
+    if not isinstance(players, list | tuple):
+        raise IllegalAction("dz.refuse.players_list", got=described(players))
+    for p in players:
+        if not isinstance(p, str):
+            raise IllegalAction("dz.refuse.player_type", got=described(p))
+        if p not in COLOURS:
+            raise IllegalAction("dz.refuse.colour_unknown", name=shown(p), colours=list(COLOURS))
+    if len(set(players)) != len(players):
+        raise IllegalAction("dz.refuse.seat_twice", colour=next(p for p in players if players.count(p) > 1))
+    if not 1 <= len(players) <= 4:
+        raise IllegalAction("dz.refuse.players", colours=list(COLOURS))
+    return tuple(players)
+
+
+def _options(options: object) -> dict[str, str]:
+    options = {} if options is None else options
+    if not isinstance(options, dict):
+        raise IllegalAction("dz.refuse.options_object", got=described(options))
+    for name in options:
+        if name not in OPTIONS:
+            raise IllegalAction("dz.refuse.option_unknown", name=name_of(name), names=list(OPTIONS))
+    chosen = {}
+    for name, values in OPTIONS.items():
+        value = options.get(name, DEFAULTS[name])
+        if isinstance(value, bool) and "true" in values:
+            value = "true" if value else "false"
+        if not isinstance(value, str) or value not in values:
+            raise IllegalAction("dz.refuse.option_value", name=name, values=[f'"{v}"' for v in values],
+                                got=described(options[name]))
+        chosen[name] = value
+    return chosen
+
+
 def start(players: object, options: object = None, position: object = None) -> State:
     if position is not None:
         raise IllegalAction("dz.refuse.position")
-    if not isinstance(players, list | tuple) or not 1 <= len(players) <= 4 \
-            or not all(isinstance(p, str) and p in COLOURS for p in players) or len(set(players)) != len(players):
-        raise IllegalAction("dz.refuse.players", colours=list(COLOURS))
-    options = {} if options is None else options
-    if not isinstance(options, dict) or set(options) - set(OPTIONS):
-        raise IllegalAction("dz.refuse.options")
-    chosen = {}
-    for name, values in OPTIONS.items():
-        value = options.get(name, {"grid": "6x5", "face_up_event": "skip", "play_on": "false"}[name])
-        value = {True: "true", False: "false"}.get(value, value) if isinstance(value, bool) else value
-        if value not in values:
-            raise IllegalAction("dz.refuse.options")
-        chosen[name] = value
+    players = _players(players)
+    chosen = _options(options)
     width, height = (int(v) for v in chosen["grid"].split("x"))
     n = len(players)
-    state = State(tuple(players), width, height, chosen["face_up_event"], chosen["play_on"] == "true",
+    state = State(players, width, height, chosen["face_up_event"], chosen["play_on"] == "true",
+                  box_dice=chosen["box_dice"] == "true",
                   cells=tuple(Cell() for _ in range(width * height)),
                   survivors=tuple(Survivor(p) for p in players), hidden_objectives=n, set_aside=n,
                   spare_survivors=SURVIVOR_CARDS - n)
@@ -193,7 +225,26 @@ def _fit(state: State, seat: str, then: str) -> State:
 
 
 def attack_of(survivor: Survivor, use: tuple[int, ...]) -> int:
-    return max(1, min(DICE, (survivor.attack or 0) + sum(survivor.items[i].attack for i in use)))
+    """The attack value: the survivor card's plus the items used (one red die per point)."""
+    return max(1, (survivor.attack or 0) + sum(survivor.items[i].attack for i in use))
+
+
+def dice_for(state: State, count: int) -> int:
+    """The dice a rule asks for: as many as it says, or no more than the box's six under "box_dice"."""
+    return min(DICE, count) if state.box_dice else count
+
+
+def red_dice(state: State) -> int:
+    return dice_for(state, attack_of(state.me, state.combat.use))
+
+
+def black_dice(state: State) -> int:
+    return dice_for(state, state.cell(state.me.pos).zombies)
+
+
+def pvp_dice(state: State, seat: str) -> int:
+    survivor = state.of(seat)
+    return dice_for(state, attack_of(survivor, _best_use(survivor)))
 
 
 def weapons(survivor: Survivor) -> list[tuple[int, ...]]:
@@ -328,7 +379,7 @@ def _choices(state: State) -> list[Choice]:  # noqa: C901 — one branch per ste
             add("dz.c.heal", 5, heal=True)
     elif step == "found":
         add("dz.c.district", 1, found="district")
-        if state.hidden_objectives:
+        if state.hidden_objectives and not state.cell(me.pos).seen:  # the objective only on a card's first turn
             add("dz.c.objective", 2, found="objective")
     elif step in ("outcome", "special"):
         first = "nothing" if step == "outcome" else "done"
@@ -456,17 +507,25 @@ def cup_request(state: State) -> CupRequest | None:
     step = state.step
     if step == "roll_event":
         return CupRequest("roll", 1)
-    if step == "roll_red":
-        return CupRequest("roll", attack_of(state.me, state.combat.use))
-    if step == "roll_black":
-        return CupRequest("roll", min(DICE, state.cell(state.me.pos).zombies))
-    if step == "roll_pvp_a":
-        return CupRequest("roll", attack_of(state.of(state.fight.attacker), _best_use(state.of(state.fight.attacker))))
-    if step == "roll_pvp_d":
-        return CupRequest("roll", attack_of(state.of(state.fight.defender), _best_use(state.of(state.fight.defender))))
+    if step in ("roll_red", "roll_black", "roll_pvp_a", "roll_pvp_d"):
+        need, have = _dice_needed(state)
+        return CupRequest("roll", min(CUP_MOST, need - len(have)))
     if step == "pick_aside":
         return CupRequest("pick", state.set_aside)
     return None
+
+
+def _dice_needed(state: State) -> tuple[int, tuple[int, ...]]:
+    """The dice the roll of this step needs, and those already rolled (a roll of more than the cup holds comes
+    in several goes)."""
+    step = state.step
+    if step == "roll_red":
+        return red_dice(state), state.combat.red
+    if step == "roll_black":
+        return black_dice(state), state.combat.black
+    if step == "roll_pvp_a":
+        return pvp_dice(state, state.fight.attacker), state.fight.red
+    return pvp_dice(state, state.fight.defender), state.fight.other
 
 
 def _best_use(survivor: Survivor) -> tuple[int, ...]:
@@ -478,32 +537,133 @@ def _best_use(survivor: Survivor) -> tuple[int, ...]:
 
 
 def check(state: State, action: object) -> dict:
+    """The answer itself if it is legal now; else IllegalAction naming why, in the player's terms."""
     if state.over:
         raise IllegalAction("dz.refuse.over")
     if not isinstance(action, dict):
-        raise IllegalAction("dz.refuse.shape")
-    current = prompt(state)
+        raise IllegalAction("dz.refuse.answer_object", got=described(action))
     seat = action.get("seat")
+    if not isinstance(seat, str) or seat not in state.players:
+        raise IllegalAction("dz.refuse.seat_unknown", got=described(seat), colours=list(state.players))
+    current = prompt(state)
     if current is None or seat not in current.seats:
-        raise IllegalAction("dz.refuse.not_asked", colour=str(seat))
+        raise IllegalAction("dz.refuse.not_asked", colour=seat)
     if current.kind == NUMBER:
         field = FIELDS[state.step]
         low, high = NUMBERS[state.step]
+        _only(action, {field})
         value = action.get(field)
-        if set(action) != {"seat", field} or type(value) is not int or not low <= value <= high:
-            raise IllegalAction("dz.refuse.number", low=low, high=high)
+        if not whole(value) or not low <= value <= high:
+            raise IllegalAction("dz.refuse.number", low=low, high=high, got=described(value))
     elif current.kind == ASSIGN:
-        pairs = action.get("pairs")
-        if set(action) != {"seat", "pairs"} or not isinstance(pairs, dict) \
-                or set(pairs) != {f"r{i + 1}" for i in range(len(state.combat.red))}:
-            raise IllegalAction("dz.refuse.pairs")
-        try:
-            _pairing_of(state, pairs)
-        except (ValueError, TypeError):
-            raise IllegalAction("dz.refuse.pairs") from None
-    elif action not in current.options[seat]:
+        _only(action, {"pairs"})
+        _check_pairs(state, action.get("pairs"))
+    elif not among(action, current.options[seat]):
+        _why_not(state, seat, action, current.options[seat])
         raise IllegalAction("dz.refuse.choice", colour=seat)
     return action
+
+
+def _only(action: dict, fields: set[str]) -> None:
+    """An answer carries its seat and the question's fields, nothing else."""
+    for name in action:
+        if name != "seat" and name not in fields:
+            raise IllegalAction("dz.refuse.field_unknown", name=name_of(name))
+
+
+def _check_pairs(state: State, pairs: object) -> None:
+    red, black = len(state.combat.red), len(state.combat.black)
+    if not isinstance(pairs, dict):
+        raise IllegalAction("dz.refuse.pairs_type", got=described(pairs))
+    if set(pairs) != {f"r{i + 1}" for i in range(red)}:
+        raise IllegalAction("dz.refuse.pairs_dice", count=red)
+    for target in pairs.values():
+        if target != "none" and not (isinstance(target, str) and target[:1] == "b" and target[1:].isdecimal()
+                                     and target[1:].isascii() and 1 <= int(target[1:]) <= black):
+            raise IllegalAction("dz.refuse.pairs_target", got=described(target), count=black)
+    chosen = [t for t in pairs.values() if t != "none"]
+    if len(set(chosen)) != len(chosen):
+        raise IllegalAction("dz.refuse.pairs")
+
+
+def _why_not(state: State, seat: str, action: dict, legal: list[dict]) -> None:  # noqa: C901 — a reason per rule
+    """Raise the reason an answer that is not among the legal ones is refused (None: no rule names it)."""
+    _only(action, set(STEP_FIELDS[state.step]))
+    given = [name for name in action if name != "seat"]
+    if not given:
+        raise IllegalAction("dz.refuse.no_answer", colour=seat)
+    if len(given) > 1:
+        raise IllegalAction("dz.refuse.one_answer", names=[f'"{name_of(n)}"' for n in given])
+    name = given[0]
+    value = action[name]
+    me = state.of(seat)
+    step = state.step
+
+    def wrong(values: list[object]) -> IllegalAction:
+        return IllegalAction("dz.refuse.value", name=name, values=[_said(v) for v in values], got=described(value))
+
+    if step == "corner":
+        owner = next((s.seat for s in state.survivors if s.corner == value), None) if value in CORNERS else None
+        if owner is not None:
+            raise IllegalAction("dz.refuse.corner_taken", dz_corner=value, colour=owner)
+        raise wrong(list(CORNERS))
+    if step == "turn" and name == "move":
+        if isinstance(value, str) and value in DIRECTIONS:
+            raise IllegalAction("dz.refuse.off_city", dz_dir=value, cell=state.name(me.pos))
+        raise wrong(list(DIRECTIONS))
+    if step == "turn" and name == "heal":
+        if value is True and not me.damage:
+            raise IllegalAction("dz.refuse.unhurt", colour=seat)
+        raise IllegalAction("dz.refuse.true", name=name, got=described(value))
+    if name == "keep" and value is not True:
+        raise IllegalAction("dz.refuse.true", name=name, got=described(value))
+    if step == "found" and value == "objective":
+        if state.cell(me.pos).seen:
+            raise IllegalAction("dz.refuse.objective_seen", cell=state.name(me.pos))
+        raise IllegalAction("dz.refuse.objective_none")
+    if name in ("drop", "discard") or (name == "use" and isinstance(value, list)):
+        _why_not_items(state, me, name, value)
+    if step == "meet" and name == "fight" and isinstance(value, str) and value in state.players:
+        if value == seat or value not in state.others_at(me.pos, seat):
+            raise IllegalAction("dz.refuse.not_here", to_seat=value, cell=state.name(me.pos))
+        raise IllegalAction("dz.refuse.fought", to_seat=value)
+    if step == "meet" and name == "give":
+        raise IllegalAction("dz.refuse.give", got=described(value))
+    if step == "spoils" and value == "objective":
+        fight = state.fight
+        loser = fight.defender if seat == fight.attacker else fight.attacker
+        if me.objective:
+            raise IllegalAction("dz.refuse.one_objective", colour=seat)
+        raise IllegalAction("dz.refuse.no_objective", to_seat=loser)
+    if step == "spoils" and isinstance(value, str) and value.startswith("item:"):
+        raise IllegalAction("dz.refuse.item", got=described(value))
+    raise wrong(sorted({repr(answer[name]): answer[name] for answer in legal if name in answer}.values(),
+                       key=lambda v: str(v)))
+
+
+def _why_not_items(state: State, me: Survivor, name: str, value: object) -> None:
+    """Items are named by their place in the survivor's list, from 0."""
+    indexes = value if name == "use" else [value]
+    for index in indexes:
+        if not whole(index) or not 0 <= index < len(me.items):
+            raise IllegalAction("dz.refuse.item", got=described(index))
+    if name == "discard":
+        raise IllegalAction("dz.refuse.not_used", item=me.items[value].message())
+    if name == "use":
+        if len(set(indexes)) != len(indexes):
+            raise IllegalAction("dz.refuse.same_item")
+        for index in indexes:
+            if me.items[index].attack <= 0:
+                raise IllegalAction("dz.refuse.no_attack", item=me.items[index].message())
+        if len(indexes) > 1:
+            raise IllegalAction("dz.refuse.dual")
+
+
+def _said(value: object) -> str:
+    """A legal value as a refusal lists it: as the device writes it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return f'"{value}"' if isinstance(value, str) else str(value)
 
 
 def decide(state: State, action: object) -> list[dict]:
@@ -511,9 +671,9 @@ def decide(state: State, action: object) -> list[dict]:
 
 
 def apply(state: State, event: dict) -> State:
-    if "roll" in event:
-        return _rolled(state, tuple(event["roll"]))
-    if "pick" in event:
+    if isinstance(event, dict) and set(event) == {"roll"}:
+        return _rolled(state, event["roll"])
+    if isinstance(event, dict) and set(event) == {"pick"}:
         return _picked(state, event["pick"])
     check(state, event)
     return _answered(state, event)
@@ -541,6 +701,7 @@ def _answered(state: State, a: dict) -> State:  # noqa: C901 — one branch per 
         return _move(state, a["move"])
     if step == "found":
         cell = state.name(me.pos)
+        state = state.with_cell(me.pos, seen=True)  # a district now, or the district that replaces the objective
         if a["found"] == "district":
             state = state.say("dz.n.district", cell=cell)
             if state.start_flip:
@@ -667,11 +828,26 @@ def _spoils(state: State, winner: str, what: str) -> State:
     return _fit(state, winner, "meet")
 
 
-def _rolled(state: State, dice: tuple[int, ...]) -> State:
+def _rolled(state: State, dice: object) -> State:
+    request = cup_request(state)
+    if request is None or request.kind != "roll" or not isinstance(dice, list | tuple) \
+            or len(dice) != request.count or not all(whole(d) and 1 <= d <= 6 for d in dice):
+        raise IllegalAction("dz.refuse.cup")
     step = state.step
+    dice = tuple(dice)
     if step == "roll_event":
         state = replace(state, die=dice[0], step="outcome")
         return state.say("dz.n.event", die=dice[0], cell=state.name(state.me.pos))
+    need, have = _dice_needed(state)
+    dice = have + dice
+    if len(dice) < need:  # the rest of this colour's dice in the cup's next go
+        if step == "roll_red":
+            return replace(state, combat=replace(state.combat, red=dice))
+        if step == "roll_black":
+            return replace(state, combat=replace(state.combat, black=dice))
+        if step == "roll_pvp_a":
+            return replace(state, fight=replace(state.fight, red=dice))
+        return replace(state, fight=replace(state.fight, other=dice))
     if step == "roll_red":
         return replace(state, combat=replace(state.combat, red=dice), step="roll_black")
     if step == "roll_black":
@@ -691,7 +867,7 @@ def _rolled(state: State, dice: tuple[int, ...]) -> State:
             return _meet(replace(state.say("dz.n.tie"), fight=None))
         winner = fight.attacker if a > d else fight.defender
         return replace(state.say("dz.n.fight_won", colour=winner), step="spoils", asked=winner)
-    raise IllegalAction("dz.refuse.cup")
+    raise IllegalAction("dz.refuse.cup")  # pragma: no cover — cup_request() names only the steps above
 
 
 def _picked(state: State, index: object) -> State:

@@ -24,29 +24,42 @@ def outcome(red: Sequence[int], black: Sequence[int], pairing: Pairing) -> tuple
 
 
 def best_pairing(red: Sequence[int], black: Sequence[int]) -> dict[int, int | None]:
-    """The pairing with the most kills, then the least damage (a dynamic programme over the black dice used).
+    """The pairing with the most kills, then the least damage, for any number of dice.
 
     Damage is the black dice not held (held: paired with a red die at least as high), so the best pairing
-    maximises kills × (blacks + 1) + held: one kill more outweighs every hold.
+    maximises kills × (blacks + 1) + held. Going up the die values, the black dice of lower values left unpaired
+    are alike for every red die still to come (each kills any of them), so a programme over (value, how many
+    such dice are left) is exact: at each value, how many red dice tie a black die of that value and how many
+    kill a lower one.
     """
     red, black = tuple(red), tuple(black)
     weight = len(black) + 1
+    values = sorted(set(red) | set(black))
+    reds = [sum(1 for r in red if r == v) for v in values]
+    blacks = [sum(1 for b in black if b == v) for v in values]
 
     @cache
-    def best(i: int, used: int) -> tuple[int, tuple[int | None, ...]]:
-        if i == len(red):
+    def best(i: int, pool: int) -> tuple[int, tuple[tuple[int, int], ...]]:
+        if i == len(values):
             return 0, ()
-        score, rest = best(i + 1, used)
-        top = (score, (None, *rest))
-        for b, value in enumerate(black):
-            if used & (1 << b):
-                continue
-            gain = (weight + 1 if red[i] > value else 1 if red[i] == value else 0)
-            if gain == 0:
-                continue  # a lower red die paired only adds damage taken... never better than unpaired
-            score, rest = best(i + 1, used | (1 << b))
-            if score + gain > top[0]:
-                top = (score + gain, (b, *rest))
+        top: tuple[int, tuple[tuple[int, int], ...]] = (-1, ())
+        for ties in range(min(reds[i], blacks[i]) + 1):
+            for kills in range(min(reds[i] - ties, pool) + 1):
+                score, rest = best(i + 1, pool - kills + blacks[i] - ties)
+                score += kills * (weight + 1) + ties
+                if score > top[0]:
+                    top = (score, ((ties, kills), *rest))
         return top
 
-    return dict(enumerate(best(0, 0)[1]))
+    plan = best(0, 0)[1]
+    pairing: dict[int, int | None] = {r: None for r in range(len(red))}
+    pool: list[int] = []  # black dice of lower values, unpaired so far
+    for v, (ties, kills) in zip(values, plan, strict=True):
+        here_red = [r for r, value in enumerate(red) if value == v]
+        here_black = [b for b, value in enumerate(black) if value == v]
+        for r, b in zip(here_red[:ties], here_black[:ties], strict=True):
+            pairing[r] = b
+        for r in here_red[ties:ties + kills]:
+            pairing[r] = pool.pop()
+        pool += here_black[ties:]
+    return pairing

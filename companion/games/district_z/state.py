@@ -7,7 +7,8 @@ from dataclasses import dataclass, field, replace
 from companion.games.base import Line, line
 
 SURVIVOR_CARDS = 6  # the box's survivor cards
-DICE = 6  # the box has 6 dice of each colour
+DICE = 6  # the box has 6 dice of each colour (the "box_dice" option rolls no more than these)
+CUP_MOST = 10  # the table's cup rolls at most 10 dice at once (cup.MAX_DICE): more are rolled in several goes
 HANDS = 4  # one-handed slots a survivor carries
 KINDS = ("one", "dual", "two", "free")  # one-handed, one-handed dual-wieldable, two-handed, no hands
 HANDS_OF = {"one": 1, "dual": 1, "two": 2, "free": 0}
@@ -38,6 +39,7 @@ class Cell:
     zombies: int = 0
     items: tuple[Gear, ...] = ()
     objectives: int = 0  # objective cards lying here (dropped, or found by one who already held one)
+    seen: bool = False  # the card was turned and seen as a district: it is never the objective card later
 
 
 @dataclass(frozen=True)
@@ -93,8 +95,9 @@ class State:
     players: tuple[str, ...]
     width: int = 6
     height: int = 5
-    face_up_event: str = "skip"
+    face_up_event: str = "roll"  # entering a face-up district rolls its event (the rules' body); "skip": the note's
     play_on: bool = False
+    box_dice: bool = False  # at most the box's 6 dice of each colour (else one die per zombie and per attack point)
     round: int = 1
     step: str = "corner"
     turn: int = 0  # the index of the player asked now (or whose turn it is)

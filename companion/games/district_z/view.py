@@ -59,7 +59,8 @@ def record(state: State) -> dict:
 
     current = prompt(state)
     return {**view(state), "table_options": {"grid": f"{state.width}x{state.height}",
-                                             "face_up_event": state.face_up_event, "play_on": state.play_on},
+                                             "face_up_event": state.face_up_event, "play_on": state.play_on,
+                                             "box_dice": state.box_dice},
             "prompt": current.public_json() if current else None,
             "waiting": list(current.seats) if current else [],
             "options": {seat: list(actions) for seat, actions in current.options.items()} if current else {}}

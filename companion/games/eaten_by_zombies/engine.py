@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.games.base import CupRequest, IllegalAction
+from companion.games.checks import described, shown
 
 from .state import (
     COLOURS,
@@ -31,13 +32,26 @@ from .state import (
 def start(players: object, options: object = None, position: object = None) -> State:
     if position is not None:
         raise IllegalAction("ebz.refuse.position")
-    if not isinstance(players, list | tuple) or not 2 <= len(players) <= 4 or len(set(players)) != len(players) \
-            or not all(isinstance(p, str) and p in COLOURS for p in players):
-        raise IllegalAction("ebz.refuse.players")
-    players = tuple(players)
+    players = seats_of(players)
     deck = deck_for(len(players))
     return State(players, read_options(options, len(players)), sum(deck), deck,
                  cards={p: EMPTY for p in players})
+
+
+def seats_of(players: object) -> tuple[str, ...]:
+    """The seats of a new game, each checked for its type first (a {} among them is not a colour)."""
+    if not isinstance(players, list | tuple):
+        raise IllegalAction("ebz.refuse.players_list", got=described(players))
+    for p in players:
+        if not isinstance(p, str):
+            raise IllegalAction("ebz.refuse.player_type", got=described(p))
+        if p not in COLOURS:
+            raise IllegalAction("ebz.refuse.colour_unknown", name=shown(p), colours=list(COLOURS))
+    if len(set(players)) != len(players):
+        raise IllegalAction("ebz.refuse.seat_twice", colour=next(p for p in players if players.count(p) > 1))
+    if not 2 <= len(players) <= 4:
+        raise IllegalAction("ebz.refuse.players")
+    return tuple(players)
 
 
 # -- the cup: the market's random action kinds ----------------------------------------------------------------

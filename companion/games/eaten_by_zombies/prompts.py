@@ -4,6 +4,7 @@ why another is refused, and where each accepted answer goes in the engine."""
 from __future__ import annotations
 
 from companion.games.base import NUMBER, PICK, Choice, IllegalAction, Message, Prompt, Question, msg
+from companion.games.checks import among, described, name_of, whole
 
 from . import engine
 from .state import LEVELS, MAX_BONUS, MAX_VALUE, SPEEDS, State, pile_has
@@ -170,23 +171,29 @@ def question(state: State, seat: str) -> Question | None:
 # -- checking an answer ---------------------------------------------------------------------------------------
 
 
+# The fields each step's answer may carry (beside its seat): one of them at a time.
+STEP_FIELDS = {"flip": ("level",), "zlevel": ("level",), "flip_speed": ("speed",), "add_speed": ("speed",),
+               "add": ("level", "pass"), "removed": ("level", "pass"), "zpower": ("level",),
+               "zback": ("level", "pass"), "choose": ("fight", "run", "stuck"), "value": ("value",),
+               "bonus": ("bonus",), "refill": ("refilled", "dies"), "zdraw": ("draw",)}
+
+
 def check(state: State, action: object) -> dict:
     """The answer itself if it is legal now; else IllegalAction saying why, in the player's terms."""
     if state.over:
         raise IllegalAction("ebz.refuse.over")
-    if not isinstance(action, dict) or not isinstance(action.get("seat"), str):
-        raise IllegalAction("ebz.refuse.shape")
-    seat = action["seat"]
-    if seat not in state.players:
-        raise IllegalAction("ebz.refuse.not_asked", colour=seat)
+    if not isinstance(action, dict):
+        raise IllegalAction("ebz.refuse.answer_object", got=described(action))
+    seat = action.get("seat")
+    if not isinstance(seat, str) or seat not in state.players:
+        raise IllegalAction("ebz.refuse.seat_unknown", got=described(seat), colours=list(state.players))
     waiting = asked(state)
     if seat != waiting:
         if state.step in ("add", "add_speed", "choose") and "level" in action and seat != state.active:
             _why_not_adding(state, seat)
         raise IllegalAction("ebz.refuse.not_asked", colour=seat)
-    for option in legal(state, seat):  # the same answer, value for value and type for type (no 4.0, no true for 1)
-        if option == action and all(type(option[k]) is type(action[k]) for k in option):
-            return action
+    if among(action, legal(state, seat)):  # value for value and type for type (no 4.0, no true for 1)
+        return action
     _why_not(state, seat, action)
     raise IllegalAction("ebz.refuse.shape")
 
@@ -202,26 +209,50 @@ def _why_not_adding(state: State, seat: str) -> None:
         raise IllegalAction("ebz.refuse.speed_rule", count=len(state.field))
 
 
-def _why_not(state: State, seat: str, action: dict) -> None:
+def _why_not(state: State, seat: str, action: dict) -> None:  # noqa: C901 — a reason per rule, read side by side
+    """Raise the reason the rules give for refusing `action` (returns when no rule names one)."""
     step = state.step
-    level, speed = action.get("level"), action.get("speed")
-    if step in ("value", "bonus"):
-        value = action.get(step)
-        if set(action) == {"seat", step}:
-            raise IllegalAction("ebz.refuse.number", low=0, high=MAX_VALUE if step == "value" else MAX_BONUS,
-                                value=str(value))
-    if set(action) != {"seat", "level"} and set(action) != {"seat", "speed"}:
-        return
-    if "level" in action and level not in LEVELS:
-        raise IllegalAction("ebz.refuse.level_unknown", level=str(level))
-    if step in ("flip", "zlevel") and level is not None:
-        raise IllegalAction("ebz.refuse.level_gone", level=level)
-    if step in ("add", "removed", "zpower", "zback") and level is not None:
-        raise IllegalAction("ebz.refuse.not_held", colour=seat, level=level)
-    if step == "add_speed" and type(speed) is int and 1 <= speed <= 6:
+    given = [name for name in action if name != "seat"]
+    fields = STEP_FIELDS.get(step, ())
+    if "bonus" in given and step != "bonus":
+        lost = state.last is not None and state.last.seat == seat and state.last.result in ("lost", "failed")
+        raise IllegalAction("ebz.refuse.bonus_lost" if lost else "ebz.refuse.bonus_not_now", colour=seat)
+    for name in given:
+        if name not in fields:
+            raise IllegalAction("ebz.refuse.field_unknown", name=name_of(name))
+    if not given:
+        raise IllegalAction("ebz.refuse.no_answer", colour=seat)
+    if len(given) > 1:
+        if {"fight", "run"} <= set(given):
+            raise IllegalAction("ebz.refuse.fight_or_run")
+        raise IllegalAction("ebz.refuse.one_answer", names=[f'"{n}"' for n in given])
+    name = given[0]
+    value = action[name]
+    if name in ("value", "bonus"):
+        raise IllegalAction("ebz.refuse.number", low=0, high=MAX_VALUE if name == "value" else MAX_BONUS,
+                            value=described(value))
+    if name == "level":
+        if not whole(value):
+            raise IllegalAction("ebz.refuse.level_type", got=described(value))
+        if value not in LEVELS:
+            raise IllegalAction("ebz.refuse.level_unknown", level=str(value))  # a whole number: said as it is
+        if step in ("flip", "zlevel"):
+            raise IllegalAction("ebz.refuse.level_gone", level=value)
+        raise IllegalAction("ebz.refuse.not_held", colour=seat, level=value)
+    if name == "speed":
+        if not whole(value):
+            raise IllegalAction("ebz.refuse.speed_type", got=described(value))
+        if value not in SPEEDS:
+            raise IllegalAction("ebz.refuse.speed_unknown", speed=described(value))
         raise IllegalAction("ebz.refuse.speed_rule", count=len(state.field))
-    if speed is not None:
-        raise IllegalAction("ebz.refuse.speed_unknown", speed=str(speed))
+    if name == "draw":
+        if whole(value) and 4 < value <= 6:
+            raise IllegalAction("ebz.refuse.draw_power6", count=value)
+        raise IllegalAction("ebz.refuse.draw", high=max_draw(state), got=described(value))
+    if name == "stuck" and value is True and not state.dead:
+        raise IllegalAction("ebz.refuse.stuck_no_zombies", colour=seat)
+    if value is not True:  # pass, fight, run, stuck, refilled, dies: a choice is sent as true
+        raise IllegalAction("ebz.refuse.true", name=name, got=described(value))
 
 
 def answered(state: State, action: dict) -> State:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
 
 from companion.games.base import IllegalAction, Line, line
+from companion.games.checks import described, name_of
 
 LEVELS = (1, 2, 4, 6, 8)
 SPEEDS = (1, 2, 3, 4, 5, 6)
@@ -162,16 +163,16 @@ def read_options(options: object, players: int) -> Options:
     if options is None:
         options = {}
     if not isinstance(options, dict):
-        raise IllegalAction("ebz.refuse.options")
-    unknown = sorted(set(options) - {"run_rounding", "market"})
+        raise IllegalAction("ebz.refuse.options", got=described(options))
+    unknown = [name for name in options if name not in ("run_rounding", "market")]
     if unknown:
-        raise IllegalAction("ebz.refuse.option_unknown", name=str(unknown[0]))
+        raise IllegalAction("ebz.refuse.option_unknown", name=name_of(unknown[0]))
     rounding = options.get("run_rounding", "down")
-    if rounding not in ROUNDINGS:
-        raise IllegalAction("ebz.refuse.rounding")
+    if not isinstance(rounding, str) or rounding not in ROUNDINGS:
+        raise IllegalAction("ebz.refuse.rounding", got=described(rounding))
     market = options.get("market", DEFAULT_MARKET)
     need = 2 * players
-    if isinstance(market, str) and market.isdigit():
+    if isinstance(market, str) and market.isdecimal() and market.isascii() and len(market) <= 3:
         market = int(market)
     if type(market) is int:
         if not need <= market <= 60:

@@ -7,7 +7,7 @@ position and the game carries on the same. The record is the table's own book, n
 from __future__ import annotations
 
 from companion.games.base import IllegalAction
-from companion.games.checks import printable, sent
+from companion.games.checks import sent, shown
 
 from . import prompts
 from .board import CACHOU, CAPACITY, DECK, DECK_SIZE, LOCATIONS, PARKING, characters_for
@@ -35,7 +35,7 @@ def from_position(players: tuple[str, ...], options: Options, position: object) 
         raise IllegalAction("mall.position.not_object")
     unknown = set(position) - POSITION_KEYS - RECORD_ONLY_KEYS
     if unknown:
-        raise IllegalAction("mall.position.unknown_fields", fields=", ".join(printable(f) for f in sorted(unknown)))
+        raise IllegalAction("mall.position.unknown_fields", fields=", ".join(shown(f) for f in sorted(unknown)))
     phase = position.get("phase", Phase.TRUCK)
     if phase not in PHASES:
         raise IllegalAction("mall.position.phase", phases=", ".join(PHASES), value=sent(phase))

@@ -10,7 +10,7 @@ colour "blue", location 3: "Blue cannot choose 3 Megatoys: all of Blue's charact
 from __future__ import annotations
 
 from companion.games.base import BALLOT, CARDS, PICK, Choice, CupRequest, IllegalAction, Message, Prompt, Question, msg
-from companion.games.checks import expected, sent, shown
+from companion.games.checks import described, expected, sent
 
 from .board import (
     CAMERA,
@@ -48,7 +48,7 @@ def check_players(players: object) -> tuple[str, ...]:
         raise IllegalAction("mall.refuse.players_list", example='["red", "blue", "yellow"]')
     for p in players:
         if not isinstance(p, str):
-            raise IllegalAction("mall.refuse.not_a_colour", value=shown(p), colours=list(COLOURS))
+            raise IllegalAction("mall.refuse.not_a_colour", value=described(p), colours=list(COLOURS))
     if not 3 <= len(players) <= 6:
         raise IllegalAction("mall.refuse.player_count", count=len(players), low=3, high=6)
     for p in players:
@@ -498,7 +498,7 @@ def _well_formed(action: object) -> dict:
             raise IllegalAction("mall.refuse.unknown_field", field=repr(key), fields=", ".join(ACTION_KEYS))
         if type(value) is not ACTION_KEYS[key]:
             raise IllegalAction("mall.refuse.field_type", field=f'"{key}"', type=expected(ACTION_KEYS[key]),
-                                value=shown(value))
+                                value=described(value))
     if "close" in action:
         if action != {"close": True}:
             raise IllegalAction("mall.refuse.close_form", example='{"close": true}')

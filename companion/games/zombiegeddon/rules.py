@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from companion.games.base import IllegalAction, Line, line
-from companion.games.checks import is_whole, shown
+from companion.games.checks import described, whole
 
 COLOURS = ("red", "yellow", "blue", "green")
 ACTIONS_PER_TURN = 2
@@ -110,10 +110,10 @@ def start(players: object, options: object = None, position: object = None) -> S
 
 def _players(players: object) -> tuple[str, ...]:
     if not isinstance(players, list | tuple):
-        raise IllegalAction("zg.refuse.players_list", value=shown(players))
+        raise IllegalAction("zg.refuse.players_list", value=described(players))
     for p in players:
         if not isinstance(p, str) or p not in COLOURS:
-            raise IllegalAction("zg.refuse.player_colour", colours=list(COLOURS), value=shown(p))
+            raise IllegalAction("zg.refuse.player_colour", colours=list(COLOURS), value=described(p))
     if not 2 <= len(players) <= 4:
         raise IllegalAction("zg.refuse.player_count", number=len(players))
     twice = next((p for i, p in enumerate(players) if p in players[:i]), None)
@@ -127,17 +127,17 @@ def _options(options: object) -> dict[str, str]:
     if options is None:
         return {}
     if not isinstance(options, dict):
-        raise IllegalAction("zg.refuse.options", value=shown(options))
+        raise IllegalAction("zg.refuse.options", value=described(options))
     chosen = {}
     for name, value in options.items():
         if name not in OPTIONS:
-            raise IllegalAction("zg.refuse.option", value=shown(name), options=", ".join(OPTIONS))
+            raise IllegalAction("zg.refuse.option", value=described(name), options=", ".join(OPTIONS))
         if isinstance(value, str):
             value = OLD_VALUES.get(name, {}).get(value, value)
         if value not in OPTIONS[name] or not isinstance(value, str):
             first, second = OPTIONS[name]
             raise IllegalAction("zg.refuse.option_value", option=name, first=first, second=second,
-                                value=shown(value))
+                                value=described(value))
         chosen[name] = value
     return chosen
 
@@ -148,20 +148,21 @@ POSITION_FIELDS = ("phase", "turn", "starter")
 def _position(state: State, position: object) -> State:
     """A game already under way: {"phase": "pre"|"post"|"sheet", "turn": seat (pre/post), "starter": seat (post)}."""
     if not isinstance(position, dict):
-        raise IllegalAction("zg.refuse.position", example='{"phase": "post", "turn": "red"}', value=shown(position))
+        raise IllegalAction("zg.refuse.position", example='{"phase": "post", "turn": "red"}', value=described(position))
     extra = next((name for name in position if name not in POSITION_FIELDS), None)
     if extra is not None:
-        raise IllegalAction("zg.refuse.position_field", value=shown(extra), fields=", ".join(POSITION_FIELDS))
+        raise IllegalAction("zg.refuse.position_field", value=described(extra), fields=", ".join(POSITION_FIELDS))
     phase = position.get("phase")
     if not isinstance(phase, str) or phase not in (PRE, POST, SHEET):
-        raise IllegalAction("zg.refuse.position_phase", value=shown(phase))
+        raise IllegalAction("zg.refuse.position_phase", value=described(phase))
     if phase == SHEET:
         return replace(state, phase=SHEET, turn="").say("zg.n.sheet_ask")
     turn = position.get("turn", state.players[0])
     starter = position.get("starter", turn) if phase == POST else None
     for name, seat in (("turn", turn), ("starter", starter)):
         if seat is not None and (not isinstance(seat, str) or seat not in state.players):
-            raise IllegalAction("zg.refuse.position_seat", field=name, colours=list(state.players), value=shown(seat))
+            raise IllegalAction("zg.refuse.position_seat", field=name, colours=list(state.players),
+                                value=described(seat))
     state = replace(state, phase=phase, turn=turn, starter=starter)
     return state.say("zg.n.post_start" if phase == POST else "zg.n.pre_start", colour=turn)
 
@@ -180,7 +181,7 @@ def check(state: State, action: object) -> dict:
     if state.over:
         raise IllegalAction("zg.refuse.over")
     if not isinstance(action, dict):
-        raise IllegalAction("zg.refuse.not_an_object", example=EXAMPLES[state.phase], value=shown(action))
+        raise IllegalAction("zg.refuse.not_an_object", example=EXAMPLES[state.phase], value=described(action))
     if "close" in action:
         if action != {"close": True} or type(action["close"]) is not bool:
             raise IllegalAction("zg.refuse.close_form", example='{"close": true}')
@@ -191,7 +192,7 @@ def check(state: State, action: object) -> dict:
         raise IllegalAction("zg.refuse.no_seat", example=EXAMPLES[state.phase])
     seat = action["seat"]
     if not isinstance(seat, str) or seat not in state.players:
-        raise IllegalAction("zg.refuse.not_a_seat", value=shown(seat), colours=list(state.players))
+        raise IllegalAction("zg.refuse.not_a_seat", value=described(seat), colours=list(state.players))
     if state.phase in (PRE, POST):
         _check_turn(state, seat, action)
     elif state.phase == LARGEST:
@@ -205,7 +206,7 @@ def _fields(state: State, action: dict, fields: tuple[str, ...]) -> None:
     """The answer has exactly `fields` (and its seat): say the first one too many, or missing."""
     extra = next((name for name in action if name != "seat" and name not in fields), None)
     if extra is not None:
-        raise IllegalAction("zg.refuse.extra_field", value=shown(extra), fields=", ".join(("seat", *fields)),
+        raise IllegalAction("zg.refuse.extra_field", value=described(extra), fields=", ".join(("seat", *fields)),
                             example=EXAMPLES[state.phase])
     missing = next((name for name in fields if name not in action), None)
     if missing is not None:
@@ -218,7 +219,7 @@ def _check_turn(state: State, seat: str, action: dict) -> None:
     _fields(state, action, ("act",))
     act = action["act"]
     if not isinstance(act, str) or act not in TURN_ACTS:
-        raise IllegalAction("zg.refuse.act", acts=", ".join(TURN_ACTS), value=shown(act))
+        raise IllegalAction("zg.refuse.act", acts=", ".join(TURN_ACTS), value=described(act))
 
 
 def _check_largest(state: State, seat: str, action: dict) -> None:
@@ -226,8 +227,8 @@ def _check_largest(state: State, seat: str, action: dict) -> None:
         raise IllegalAction("zg.refuse.not_tied", colour=seat)
     _fields(state, action, ("largest",))
     number = action["largest"]
-    if not is_whole(number):
-        raise IllegalAction("zg.refuse.largest_type", high=LARGEST_HIGH, value=shown(number))
+    if not whole(number):
+        raise IllegalAction("zg.refuse.largest_type", high=LARGEST_HIGH, value=described(number))
     if not 0 <= number <= LARGEST_HIGH:
         raise IllegalAction("zg.refuse.largest", high=LARGEST_HIGH, number=number)
     if state.below is not None and number > state.below:
@@ -245,13 +246,13 @@ def _check_sheet(state: State, seat: str, action: dict) -> None:
         if line_ in RETIRED_LINES:
             raise IllegalAction("zg.refuse.weapons_line")
         if not isinstance(line_, str) or line_ not in LINES:
-            raise IllegalAction("zg.refuse.no_such_line", lines=", ".join(LINES), value=shown(line_))
+            raise IllegalAction("zg.refuse.no_such_line", lines=", ".join(LINES), value=described(line_))
         if not sheet.queue:
             raise IllegalAction("zg.refuse.sheet_complete")
         if line_ != sheet.queue[0]:
-            raise IllegalAction("zg.refuse.sheet_line", zg_line=sheet.queue[0], value=shown(line_))
-        if not is_whole(number):
-            raise IllegalAction("zg.refuse.sheet_number_type", high=HIGH[line_], value=shown(number))
+            raise IllegalAction("zg.refuse.sheet_line", zg_line=sheet.queue[0], value=described(line_))
+        if not whole(number):
+            raise IllegalAction("zg.refuse.sheet_number_type", high=HIGH[line_], value=described(number))
         if not 0 <= number <= HIGH[line_]:
             raise IllegalAction("zg.refuse.sheet_number", high=HIGH[line_], number=number)
         kind = next((k for k, points in POINTS_OF.items() if points == line_), None)
@@ -263,7 +264,7 @@ def _check_sheet(state: State, seat: str, action: dict) -> None:
     if choice in RETIRED_LINES:
         raise IllegalAction("zg.refuse.weapons_line")
     if not isinstance(choice, str) or choice not in SHEET_CHOICES:
-        raise IllegalAction("zg.refuse.sheet_choice", choices=", ".join(SHEET_CHOICES), value=shown(choice))
+        raise IllegalAction("zg.refuse.sheet_choice", choices=", ".join(SHEET_CHOICES), value=described(choice))
     if sheet.queue:
         raise IllegalAction("zg.refuse.sheet_unfinished", zg_line=sheet.queue[0])
     if choice == "hand_in" and sheet.ready:
