@@ -120,7 +120,7 @@ def test_the_firmware_and_the_companion_frame_lines_alike(fw):
 
 
 def test_the_hub_says_hello_with_its_pads_and_boot_id(bench):
-    assert bench.link.lines() == ["HELLO hub 1.0 6 B007"]
+    assert bench.link.lines() == ["HELLO hub 1.1 6 B007"]
 
 
 # -- keys -----------------------------------------------------------------------------------------------------
@@ -190,7 +190,7 @@ def test_sync_brings_hello_and_every_unanswered_press_in_order(bench):
     bench.link.lines()
     bench.tell("SYNC")
     bench.step()
-    assert bench.link.lines() == ["HELLO hub 1.0 6 B007", "PRESS 1 5 2"]
+    assert bench.link.lines() == ["HELLO hub 1.1 6 B007", "PRESS 1 5 2"]
 
 
 def test_bad_lines_from_the_host_are_ignored_and_counted(bench):
