@@ -83,6 +83,41 @@ def find_hub(usb_id: tuple[int, int] = PICO_USB_ID) -> str | None:
     return hub_port(list_ports.comports(), usb_id)
 
 
+def probe_hub(path: str, wait: float = 2.0) -> tuple[str, Hello | str | None]:
+    """What answers SYNC on `path` within `wait` seconds (for `companion doctor`, with no table running):
+    ("hello", the HELLO), ("version", a HELLO's other protocol version), ("busy", None) when a running companion
+    holds the port, ("garbage", None) for lines that are not the protocol, ("silent", None) for nothing."""
+    try:
+        port = serial.Serial(path, BAUDRATE, timeout=0.05, write_timeout=0.5, exclusive=True)
+    except (OSError, ValueError, serial.SerialException) as error:
+        if "exclusively lock" in str(error):
+            return "busy", None
+        return "garbage", str(error)
+    heard, buffer = "silent", b""
+    try:
+        port.write(protocol.sync())
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            buffer += port.read(port.in_waiting or 1)
+            *lines, buffer = buffer.split(b"\n")
+            buffer = buffer[-(protocol.MAX_LINE + 2):]
+            for line in lines:
+                try:
+                    message = protocol.parse_hub_line(line)
+                except LineError as error:
+                    if error.version is not None:
+                        return "version", error.version
+                    heard = "garbage"
+                    continue
+                if isinstance(message, Hello):
+                    return "hello", message
+    except (OSError, serial.SerialException) as error:
+        return "garbage", str(error)
+    finally:
+        port.close()
+    return (heard if heard != "silent" or not buffer else "garbage"), None
+
+
 def port_finder(config: SerialConfig) -> FindPort:
     """Where to look for the hub: the configured port while it exists, else the port with the hub's USB id."""
     if config.port is not None:
