@@ -347,3 +347,25 @@ def test_a_press_stored_before_a_restart_is_counted_once_and_gets_its_ok(tmp_pat
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=10) == 0, process.stderr.read()
         hub.close()
+
+
+def test_a_stuck_gpio_button_is_ignored_and_its_pad_named(tmp_path, mock_factory):
+    running = RunningTable(tmp_path / "stuck.sqlite3", position=None)  # nobody is asked: every press is refused
+    running.call(lambda: running.table.new_game("mall-of-horror", FOUR, position={**RESTROOM_VOTE,
+                                                                                   "phase": "attack"}))
+    pads = GpioPads(running.buttons, GpioConfig((GpioPad("green", RED_PINS),), debounce=0.0))
+    running.call(pads.start)
+    try:
+        pin = mock_factory.pin(RED_PINS[0])
+        for _ in range(500):  # a shorted contact: edges as fast as the pin goes
+            pin.drive_low()
+            pin.drive_high()
+        stuck = "Green's pad is stuck (pressed faster than a hand can): its presses are ignored for 10 s. Check " \
+                "its buttons and cable."
+        assert wait_until(lambda: stuck in running.said)
+        time.sleep(0.2)
+        assert len(running.said) == 2  # one refusal told, then the pad named: not 500 lines
+        assert running.buttons.guard.ignored >= 400 and running.buttons.refusals <= 31
+    finally:
+        running.call(pads.close)
+        running.close()
