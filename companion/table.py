@@ -496,21 +496,25 @@ class Table:
 
     def answer_threadsafe(self, action: object, done: Callable[[Refusal | None], None] | None = None,
                           taken: Callable[[Refusal | None], None] | None = None, question: str | None = None,
-                          source: dict | None = None) -> None:
+                          source: dict | None = None, still: Callable[[], bool] | None = None) -> None:
         """From a device thread: hand the answer to the table's loop; `done(error or None)` runs on the loop, once
         the answer is on disk; `taken(error or None)` runs on the loop as soon as the table has taken or refused it
         (the table has moved on: a device may send its next answer before the disk has caught up). `question`
-        and `source` as for `answer`: a press read on the device's thread answers the question asked then."""
+        and `source` as for `answer`: a press read on the device's thread answers the question asked then;
+        `still()`, asked on the loop first, says whether what the device showed is still what is asked (False:
+        refused as stale, as for a question that closed)."""
         if self.loop is None:
             raise TableError("table.no_loop")
-        self.loop.call_soon_threadsafe(self._device_answer, action, done, taken, question, source)
+        self.loop.call_soon_threadsafe(self._device_answer, action, done, taken, question, source, still)
 
     def _device_answer(self, action: object, done: Callable[[Refusal | None], None] | None,
                        taken: Callable[[Refusal | None], None] | None = None, question: str | None = None,
-                       source: dict | None = None) -> None:
+                       source: dict | None = None, still: Callable[[], bool] | None = None) -> None:
         """Whatever happens, the device hears back: a device left waiting would stay locked."""
         outcome: Refusal | None = None
         try:
+            if still is not None and not still():
+                raise StaleQuestion()
             self.answer(action, question, source)
         except Refusal as refused:
             outcome = refused

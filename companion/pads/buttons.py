@@ -99,7 +99,7 @@ class Board:
     secret: bool = False
     numbers: Mapping[str, NumberEntry] = field(default_factory=dict)  # seats asked a number
     prompt: str | None = None  # the id of the question asked: what a press read from this board answers
-    questions: Mapping[str, Question] = field(default_factory=dict)  # what each seat asked is asked
+    asking: Mapping[str, tuple] = field(default_factory=dict)  # seat -> what its buttons answer (see _asking)
     closed: Mapping[str, float] = field(default_factory=dict)  # seat -> when its last question closed (this game)
     generation: int = 0  # the table's game
 
@@ -194,15 +194,16 @@ class PadButtons:
         prompt = table.rules.prompt(table.state) if table.state is not None and table.rules is not None else None
         asked = {seat: table.question(seat) for seat in prompt.seats} if prompt is not None else {}
         questions = {seat: q for seat, q in asked.items() if q is not None}
+        numbers = {seat: entry for seat, q in questions.items() if (entry := NumberEntry.of(q)) is not None}
+        actions = {seat: button_actions(q) for seat, q in questions.items()}
+        asking = {seat: _asking(prompt.id, q, actions[seat], numbers.get(seat)) for seat, q in questions.items()}
         now = self.clock()
-        for seat, question in before.questions.items():
-            if before.generation == table.generation and questions.get(seat) != question:
+        for seat, what in before.asking.items():
+            if before.generation == table.generation and asking.get(seat) != what:
                 closed[seat] = now  # answered, closed or asked anew: a press for it must not answer the next
         if prompt is None:
             return Board(closed=closed, generation=table.generation)
-        numbers = {seat: entry for seat, q in questions.items() if (entry := NumberEntry.of(q)) is not None}
-        return Board({seat: button_actions(q) for seat, q in questions.items()}, prompt.secret, numbers,
-                     prompt.id, questions, closed, table.generation)
+        return Board(actions, prompt.secret, numbers, prompt.id, asking, closed, table.generation)
 
     # -- presses -----------------------------------------------------------------------------------------------
 
@@ -248,9 +249,13 @@ class PadButtons:
             else:
                 self.table.answer_threadsafe(dict(action), partial(self._answered, seat, board.secret, reply),
                                              taken=partial(self._taken, seat), question=board.prompt,
-                                             source=source)
+                                             source=source, still=partial(self._still, seat, board.asking[seat]))
         except RuntimeError:  # the loop is closed: the companion is shutting down, the press goes nowhere
             log.debug("a pad press arrived after the table stopped")
+
+    def _still(self, seat: str, asking: tuple) -> bool:
+        """On the loop: the seat is still asked what its pad's press answered (the board is the table's now)."""
+        return self._board.asking.get(seat) == asking
 
     def _post(self, callback: Callable[..., None], *args: object) -> None:
         try:
@@ -317,6 +322,13 @@ class PadButtons:
             self.refused(seat, said, lambda count: Message("pads.refused_more", {"seat": seat, "count": count}))
         if reply is not None:
             reply(said)
+
+
+def _asking(prompt: str, question: Question, actions: tuple, entry: NumberEntry | None) -> tuple:
+    """What a press answers: the question's ids and what its buttons send. A question whose facts change while its
+    buttons answer the same (another seat has voted) is still the same question; one asked again, or with other
+    choices behind the buttons, is not (even under the same id: a score sheet's next line)."""
+    return prompt, question.id, actions, entry.key if entry is not None else None
 
 
 def _choice(board: Board, seat: str, button: object) -> tuple[Mapping | None, Message | None]:
