@@ -11,10 +11,11 @@ like any press. A pad with fewer buttons cannot enter numbers: its press is refu
 
 A press answers the question its seat was asked when it was pressed: the board is read on the device's own
 thread at the press (the serial hub's reader reads it as the line arrives) and the answer carries that
-question's id, so a press that reaches the table after the question has changed (a phone answered first, a tie
-called a re-vote) is refused as stale, never cast in the next question. A press within SETTLE seconds after the
-seat's last question closed is refused too (a step of a number is not an answer: it is taken): a firm double
-press must not cast the re-vote that the first press brought about before the player has seen it.
+question's id, so a press that reaches the table after the question has changed (a phone answered first, or
+the answer before it brought a new question) is refused as stale, never cast in the next question. A press
+within SETTLE seconds after the seat's last question closed is refused too (a step of a number is not an
+answer: it is taken): a firm double press must not answer the new question that the first press brought about
+before the player has seen it.
 
 A press with no open question for its seat, on a button with no choice, or while the seat's previous press is
 still being taken, is refused and changes nothing. Refusals are told once per pad per few seconds (flood.py),
@@ -326,8 +327,8 @@ class PadButtons:
 
 def _asking(prompt: str, question: Question, actions: tuple, entry: NumberEntry | None) -> tuple:
     """What a press answers: the question's ids and what its buttons send. A question whose facts change while its
-    buttons answer the same (another seat has voted) is still the same question; one asked again, or with other
-    choices behind the buttons, is not (even under the same id: a score sheet's next line)."""
+    buttons answer the same (another seat has answered) is still the same question; one asked again, or with other
+    answers behind the buttons, is not (even under the same id: the next line of a form)."""
     return prompt, question.id, actions, entry.key if entry is not None else None
 
 
