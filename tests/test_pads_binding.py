@@ -20,6 +20,8 @@ from pathlib import Path
 
 import aiohttp
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from padkit import FOUR, RESTROOM_VOTE, WAIT, RunningTable, wait_until
 from test_pads_gpio import SLOW_BLINK, Clock
 
@@ -28,6 +30,7 @@ from companion.catalogue import text
 from companion.games.base import Message
 from companion.pads.config import GpioConfig, GpioPad
 from companion.pads.fake_hub import FakeHub
+from companion.pads.flood import STUCK_PRESSES, RateGuard
 from companion.pads.gpio import GpioPads
 from companion.pads.registry import PadRegistry
 from companion.pads.serial import SerialPads
@@ -369,3 +372,48 @@ def test_a_stuck_gpio_button_is_ignored_and_its_pad_named(tmp_path, mock_factory
     finally:
         running.call(pads.close)
         running.close()
+
+
+def test_refused_presses_are_told_once_per_pad_per_window_and_the_rest_summed_up(running):
+    running.buttons.notice_window = 0.3  # 5 s on the box
+    running.call(running.buttons.close)
+    running.call(running.buttons.start)  # the notices start again with the short window
+    replies: list[object] = []
+    for _ in range(10):  # Green is not asked: ten refused presses in a row
+        running.buttons.press("green", 1, replies.append)
+    assert wait_until(lambda: len(running.said) == 2)
+    assert running.said == ["Green pressed a pad button but is not asked anything now.",
+                            "9 more presses on Green's pad refused."]
+    assert len(replies) == 10 and all(replies)  # every press still got its refusal: the lamp tells each
+    time.sleep(0.7)
+    assert len(running.said) == 2  # nothing more refused: nothing more said
+    running.buttons.press("green", 2, replies.append)
+    assert wait_until(lambda: len(running.said) == 3)
+    assert running.said[-1] == "Green pressed a pad button but is not asked anything now."
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(min_value=0.04, max_value=3.0), min_size=1, max_size=200))
+def test_a_hand_pressing_up_to_25_times_a_second_is_never_taken_for_a_stuck_pad(gaps):
+    now = [0.0]
+    guard = RateGuard(clock=lambda: now[0])
+    for gap in gaps:
+        now[0] += gap
+        assert guard.check(3) == "ok"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(min_value=0.0, max_value=0.9 / STUCK_PRESSES), min_size=STUCK_PRESSES + 1,
+                max_size=STUCK_PRESSES + 1), st.floats(min_value=0.0, max_value=9.9))
+def test_more_than_30_presses_within_a_second_make_a_pad_stuck_for_10_seconds(gaps, later):
+    now = [0.0]
+    guard = RateGuard(clock=lambda: now[0])
+    verdicts = []
+    for gap in gaps:
+        now[0] += gap
+        verdicts.append(guard.check(3))
+    assert verdicts == ["ok"] * STUCK_PRESSES + ["stuck"]
+    now[0] += later
+    assert guard.check(3) == "ignored" and guard.check(4) == "ok"  # another pad is not stuck with it
+    now[0] += 10.0
+    assert guard.check(3) == "ok"
