@@ -140,7 +140,7 @@ class Box:
             self.server.notice(message)
 
         try:
-            self.pads = start_pads(self.table, path, news)
+            self.pads = start_pads(self.table, path, news, lambda problem: self.server.set_problem("pad_hub", problem))
         except (PadConfigError, PadError) as error:
             raise BoxError(str(error)) from None
         self.server.give_pad = self.pads.give_next

@@ -55,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--seed", type=int, default=1, help="seed of the random players and dice")
     bench.add_argument("--clients", type=int, default=6, help="phones: how many (6 seats, the rest watch)")
     bench.add_argument("--answers", type=int, default=300, help="phones: how many answers to measure")
+    bench.add_argument("--flood", action="store_true",
+                       help="pads: 1,000 presses/s on the hub during play by bot phones (phone ack p99, notices)")
     bench.add_argument("--idle", type=float, default=30.0, help="ui: seconds of idle CPU to measure (default 30)")
     bench.add_argument("--game", default="mall-of-horror", help="soak: the game to play (default mall-of-horror)")
     bench.add_argument("--minutes", type=float, default=10.0, help="soak: how long to play (default 10)")
@@ -94,6 +96,11 @@ def main(argv: list[str] | None = None) -> int:
             figures = bench_soak(game=args.game, minutes=args.minutes, players=args.players, seed=args.seed)
             return 1 if figures["stalls"] or figures["tracebacks"] else 0
         if args.what == "pads":
+            if args.flood:
+                from companion.bench_pads_flood import bench_pads_flood
+
+                bench_pads_flood(seed=args.seed)
+                return 0
             from companion.bench_pads import bench_pads
 
             bench_pads()

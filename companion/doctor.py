@@ -229,8 +229,14 @@ def check_gpio() -> Finding:
     return _ok("gpio", "gpio.ok", device=str(usable[0]))
 
 
+HUB_WAIT = 2.0  # seconds the hub has to answer SYNC with its HELLO
+
+
 def check_hub() -> Finding:
-    from companion.pads.serial import PICO_USB_ID, find_hub
+    """The hub is found by its USB id, then asked to say HELLO: another program on a Pico, or a hub of another
+    protocol, is named here rather than found out mid-game."""
+    from companion.pads import protocol
+    from companion.pads.serial import PICO_USB_ID, find_hub, probe_hub
 
     port = find_hub()
     if port is None:
@@ -238,7 +244,16 @@ def check_hub() -> Finding:
         return _note("hub", "hub.none", usb_id=f"{vid:04X}:{pid:04X}")
     if not _usable(Path(port)):
         return _group_fix("hub", Path(port))
-    return _ok("hub", "hub.ok", port=port)
+    heard, said = probe_hub(port, HUB_WAIT)
+    if heard == "hello":
+        return _ok("hub", "hub.hello", port=port, version=said.version, pads=said.pads)
+    if heard == "busy":
+        return _ok("hub", "hub.busy", port=port, program=PROGRAM)
+    if heard == "version":
+        return _fix("hub", "hub.version", port=port, version=said, program=PROGRAM,
+                    speaks=f"{protocol.PROTOCOL_MAJOR}.x", folder="hardware/pad/")
+    return _fix("hub", "hub.not_a_hub", port=port, hello="HELLO", seconds=round(HUB_WAIT), folder="hardware/pad/",
+                readme="hardware/README.md")
 
 
 def check_network(port: int = 8080) -> Finding:

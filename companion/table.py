@@ -5,7 +5,9 @@ folds it into the state, rolls the cup when the rules ask for dice, and tells it
 on one asyncio loop; a device thread hands its input over with `answer_threadsafe`.
 
 The log holds four kinds of rows: {"answer": action}, {"roll": dice, "nonce", "commitment", "visible_to"},
-{"pick": index} and {"undo": steps}. Folding the log rebuilds exactly the state before a power cut.
+{"pick": index} and {"undo": steps}. Folding the log rebuilds exactly the state before a power cut. An answer
+from a device that numbers its own sends (a pad hub) also holds that device's tag, {"answer": action, "source":
+tag}, so the device's press sent again after a restart is recognised as the one already stored.
 
 When the save file takes no write (a full disk), nothing changes and whoever asked is told "not stored"; the
 table says so (`storage_problem`) and, on its loop, tries again by itself: a roll the rules wait for is rolled
@@ -158,11 +160,11 @@ class Table:
 
     # -- commands -------------------------------------------------------------------------------------------
 
-    def answer(self, action: object, question: str | None = None) -> None:
+    def answer(self, action: object, question: str | None = None, source: dict | None = None) -> None:
         """A seat's answer (or {"close": true} from the table). IllegalAction if refused: nothing changes.
 
         `question` is the prompt id the device answered; an answer to a question already closed is refused,
-        never applied to the next one.
+        never applied to the next one. `source`: the device's own tag of this answer, stored with it (JSON).
         """
         self._need_game()
         if self._waits_for_cup():
@@ -172,7 +174,10 @@ class Table:
             if current is None or current.id != question:
                 raise StaleQuestion()
         events = self.rules.decide(self.state, action)
-        self._record_answers([{"answer": event} for event in events])
+        rows = [{"answer": event} for event in events]
+        if source is not None and rows:
+            rows[0]["source"] = source  # one tag per answer, on its first row
+        self._record_answers(rows)
         self._settle_or_wait()
         self._notify()
 
@@ -494,20 +499,27 @@ class Table:
     # -- devices on other threads ---------------------------------------------------------------------------
 
     def answer_threadsafe(self, action: object, done: Callable[[Refusal | None], None] | None = None,
-                          taken: Callable[[Refusal | None], None] | None = None) -> None:
+                          taken: Callable[[Refusal | None], None] | None = None, question: str | None = None,
+                          source: dict | None = None, still: Callable[[], bool] | None = None) -> None:
         """From a device thread: hand the answer to the table's loop; `done(error or None)` runs on the loop, once
         the answer is on disk; `taken(error or None)` runs on the loop as soon as the table has taken or refused it
-        (the table has moved on: a device may send its next answer before the disk has caught up)."""
+        (the table has moved on: a device may send its next answer before the disk has caught up). `question`
+        and `source` as for `answer`: a press read on the device's thread answers the question asked then;
+        `still()`, asked on the loop first, says whether what the device showed is still what is asked (False:
+        refused as stale, as for a question that closed)."""
         if self.loop is None:
             raise TableError("table.no_loop")
-        self.loop.call_soon_threadsafe(self._device_answer, action, done, taken)
+        self.loop.call_soon_threadsafe(self._device_answer, action, done, taken, question, source, still)
 
     def _device_answer(self, action: object, done: Callable[[Refusal | None], None] | None,
-                       taken: Callable[[Refusal | None], None] | None = None) -> None:
+                       taken: Callable[[Refusal | None], None] | None = None, question: str | None = None,
+                       source: dict | None = None, still: Callable[[], bool] | None = None) -> None:
         """Whatever happens, the device hears back: a device left waiting would stay locked."""
         outcome: Refusal | None = None
         try:
-            self.answer(action)
+            if still is not None and not still():
+                raise StaleQuestion()
+            self.answer(action, question, source)
         except Refusal as refused:
             outcome = refused
         except Exception as error:  # storage failed, or a bug: the answer is not stored, and the device is told

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.catalogue import text
-from companion.pads.buttons import PadButtons
+from companion.pads.buttons import SETTLE, PadButtons
 from companion.pads.config import GpioConfig, parse_config
 from companion.store import EventStore
 from companion.table import Table
@@ -86,6 +86,11 @@ def wait_until(condition: Callable[[], Any], timeout: float = WAIT) -> Any:
         if value or time.monotonic() > deadline:
             return value
         time.sleep(0.002)
+
+
+def look() -> None:
+    """The player looks at his new question before he presses: a press sooner is taken for the last one's."""
+    time.sleep(SETTLE)
 
 
 def in_thread(*jobs: Callable[[], None]) -> None:

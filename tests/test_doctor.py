@@ -184,13 +184,42 @@ def test_gpio_none_then_a_header_without_its_pin_library(tmp_path, monkeypatch):
 
 def test_pad_hub_absent_then_plugged(tmp_path, monkeypatch):
     import companion.pads.serial as serial_pads
+    from companion.pads.fake_hub import FakeHub
 
     monkeypatch.setattr(serial_pads, "find_hub", lambda *_: None)
     assert _one(doctor.check_hub)[0] == "note"
-    port = tmp_path / "ttyACM0"
-    port.touch()
-    monkeypatch.setattr(serial_pads, "find_hub", lambda *_: str(port))
-    assert _one(doctor.check_hub) == ("ok", str(port))
+    hub = FakeHub(pads=4, version="1.1")
+    port = hub.plug()  # a hub on a pty pair: the doctor asks it for its HELLO
+    monkeypatch.setattr(serial_pads, "find_hub", lambda *_: port)
+    try:
+        assert _one(doctor.check_hub) == ("ok", f"{port}: firmware 1.1, 4 pads")
+        assert "SYNC" in hub.received
+    finally:
+        hub.close()
+
+
+@pytest.mark.parametrize("device", ["garbage", "2.0"])
+def test_a_device_on_the_hub_port_that_is_no_hub_is_named(monkeypatch, device):
+    import companion.pads.serial as serial_pads
+    from companion.pads.fake_hub import FakeHub
+
+    hub = FakeHub(pads=4, version="2.0" if device == "2.0" else "1.0")
+    hub.says_hello = device != "garbage"
+    port = hub.plug()
+    if device == "garbage":
+        hub.write_raw(b"MicroPython v1.22 on 2024-02-22; Raspberry Pi Pico with RP2040\r\n>>> ")
+    monkeypatch.setattr(serial_pads, "find_hub", lambda *_: port)
+    try:
+        status, said = _one(doctor.check_hub)
+    finally:
+        hub.close()
+    assert status == "fix"
+    if device == "2.0":
+        assert said == (f"the pad hub on {port} speaks protocol 2.0; this companion speaks 1.x: copy the firmware "
+                        "from hardware/pad/ to it again")
+    else:
+        assert said == (f"the device on {port} does not speak the pad hub protocol (no HELLO in 2 s): copy the "
+                        "firmware from hardware/pad/ to it (hardware/README.md)")
 
 
 def test_save_file_in_use_broken_unfinished(tmp_path):

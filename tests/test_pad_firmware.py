@@ -120,7 +120,27 @@ def test_the_firmware_and_the_companion_frame_lines_alike(fw):
 
 
 def test_the_hub_says_hello_with_its_pads_and_boot_id(bench):
-    assert bench.link.lines() == ["HELLO hub 1.0 6 B007"]
+    assert bench.link.lines() == ["HELLO hub 1.1 6 B007"]
+
+
+def test_a_boot_id_is_16_random_hex_digits_so_a_reboot_never_draws_the_last_one_again(fw):
+    ids = {fw.pad_hub.new_boot_id() for _ in range(1000)}
+    assert len(ids) == 1000
+    assert all(len(boot) == 16 and int(boot, 16) >= 0 for boot in ids)
+    line = fw.pad_wire.frame(f"HELLO hub {fw.pad_hub.VERSION} 6 {next(iter(ids))}")
+    assert protocol.parse_hub_line(line[:-1]).boot in ids  # the companion reads it
+
+
+def test_an_overlong_line_from_the_host_is_one_bad_line_however_long(bench):
+    for _ in range(100):  # 12.8 KB with no newline, read 128 bytes a step as the USB link does
+        bench.link.incoming = b"z" * 128
+        bench.step()
+    bench.tell("ASK 1")  # ends the overlong line with its newline... and is dropped with it
+    bench.step()
+    bench.tell("ASK 2")
+    bench.step()
+    assert bench.hub.bad_lines == 1
+    assert bench.led(2) == [0, 1]
 
 
 # -- keys -----------------------------------------------------------------------------------------------------
@@ -190,7 +210,7 @@ def test_sync_brings_hello_and_every_unanswered_press_in_order(bench):
     bench.link.lines()
     bench.tell("SYNC")
     bench.step()
-    assert bench.link.lines() == ["HELLO hub 1.0 6 B007", "PRESS 1 5 2"]
+    assert bench.link.lines() == ["HELLO hub 1.1 6 B007", "PRESS 1 5 2"]
 
 
 def test_bad_lines_from_the_host_are_ignored_and_counted(bench):

@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 from companion.bench_pads import bench_pads
+from companion.bench_pads_flood import bench_pads_flood
 
 
 def test_bench_pads_prints_p50_and_p99_for_gpio_and_serial_pads(capsys):
-    figures = bench_pads(presses=5)
+    figures = bench_pads(presses=40)  # more than a stuck pad presses in a second: the bench is not one
     printed = capsys.readouterr().out
-    assert figures["presses"] == 5 and figures["store"] is True
+    assert figures["presses"] == 40 and figures["store"] is True
     for pad in ("gpio", "serial"):
         assert 0 < figures[f"{pad}_p50_ms"] <= figures[f"{pad}_p99_ms"]
     assert "GPIO pad (mock pin edge)" in printed and "serial pad (pty line)" in printed
     assert printed.count(" p50 ") == 2
+
+
+def test_bench_pads_flood_prints_the_phones_ack_quiet_and_flooded_and_the_notices(capsys):
+    figures = bench_pads_flood(quiet=2.0, flood=2.0, rate=300.0)
+    printed = capsys.readouterr().out
+    assert figures["presses"] >= 300 and figures["quiet_answers"] > 0 and figures["flood_answers"] > 0
+    assert 0 < figures["quiet_p50_ms"] <= figures["quiet_p99_ms"]
+    assert "phone ack, quiet" in printed and "phone ack, flood" in printed and "host notices" in printed

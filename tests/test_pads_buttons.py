@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from padkit import FOUR, RESTROOM_VOTE, WAIT, RunningTable, wait_until
+from padkit import FOUR, RESTROOM_VOTE, WAIT, RunningTable, look, wait_until
 
 from companion.catalogue import text
 from companion.cup import DiceCup
@@ -155,6 +155,7 @@ def test_the_next_press_is_not_refused_while_the_last_one_waits_for_the_disk(tmp
         running.buttons.press("red", 3, reply)  # the vote for Yellow
         assert wait_until(lambda: len(running.votes()) == 3)  # taken, not yet on disk
         assert wait_until(lambda: running.call(lambda: running.table.question("red")) is not None)
+        look()
         running.buttons.press("red", 1, reply)  # the next question's first button: not "still being taken"
         assert wait_until(lambda: len(running.answers()) == 4)
         assert replies == []  # nothing unstored is acknowledged
@@ -177,7 +178,7 @@ def test_a_refused_secret_answer_is_never_said_aloud(running):
     assert wait_until(lambda: replies)
     assert replies[0] is not None and running.votes() == [{"seat": "blue", "vote": "red"},
                                                           {"seat": "yellow", "vote": "red"}]
-    assert running.said == ["Red's pad press was refused."]
+    assert running.said == ["Red's pad press came after its question had closed: it was not counted."]
 
 
 def test_pads_need_a_table_running_on_a_loop():

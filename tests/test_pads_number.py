@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from padkit import WAIT, RunningTable, wait_until
+from padkit import WAIT, RunningTable, look, wait_until
 
 from companion.pads.config import GpioConfig, GpioPad
 from companion.pads.fake_hub import FakeHub
@@ -53,6 +53,7 @@ def test_a_number_entered_on_a_six_button_gpio_pad_shown_on_the_table_screen_the
     running.call(lambda: running.table.answer({"seat": "blue", "vote": "blue"}))  # Blue names a number, 1 to 6
     pads = gpio(running, GpioPad("blue", BLUE_PINS, led=20))
     press = pins_of(mock_factory, BLUE_PINS)
+    look()
     try:
         for button in (3, 3, 3, 2):  # +1 +1 +1 −1: from 1 to 3
             press(button)
@@ -92,6 +93,7 @@ def test_a_secret_number_on_gpio_pads_is_said_nowhere_and_kept_per_seat(mock_fac
     running.call(lambda: running.table.answer({"seat": "red", "act": "phase_end"}))  # everyone's largest zombie disc
     pads = gpio(running, GpioPad("red", RED_PINS, led=11), GpioPad("blue", BLUE_PINS, led=20))
     red, blue = pins_of(mock_factory, RED_PINS), pins_of(mock_factory, BLUE_PINS)
+    look()
     try:
         for button in (4, 3, 2, 3):  # Red: +10 +1 −1 +1 = 11
             red(button)
@@ -125,6 +127,7 @@ def test_a_sheet_line_by_line_from_the_usb_hub_over_a_pty_each_line_from_zero(ru
 
         def enter(pad: int, *buttons: int) -> list[str]:
             replies = []
+            look()  # each line read before it is entered
             for button in buttons:  # one after the other, as a thumb presses them
                 seq = hub.press(pad, button)
                 assert hub.wait_for(lambda h, seq=seq: seq in h.replies, WAIT)
@@ -134,7 +137,8 @@ def test_a_sheet_line_by_line_from_the_usb_hub_over_a_pty_each_line_from_zero(ru
         assert enter(1, 3, 3, 3, 6) == ["OK"] * 4  # 3 food discs
         assert enter(1, 4, 3, 3, 6) == ["OK"] * 4  # their printed total, 12: a new line starts again from 0
         assert enter(1, 2) == ["NO"]  # below 0: refused
-        assert enter(1, 6, 6, 3, 6) == ["OK"] * 4  # zombies 0, their total 0, tokens 1
+        assert enter(1, 6) + enter(1, 6) == ["OK"] * 2  # zombies 0, their total 0
+        assert enter(1, 3, 6) == ["OK"] * 2  # tokens 1
         assert enter(1, 1) == ["OK"]  # the sheet's check: button 1 hands it in
         sheets = running.call(lambda: running.table.record()["sheets"])
         assert sheets["red"] == {"entries": {"food": 3, "food_points": 12, "zombies": 0, "zombie_points": 0,

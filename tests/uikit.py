@@ -48,7 +48,7 @@ from kivy.uix.scrollview import ScrollView  # noqa: E402
 from companion.catalogue import LANGUAGES, catalogue  # noqa: E402
 from companion.cup import DiceCup  # noqa: E402
 from companion.games import GAMES  # noqa: E402
-from companion.pads.buttons import button_actions  # noqa: E402
+from companion.pads.buttons import SETTLE, button_actions  # noqa: E402
 from companion.simulate import random_game  # noqa: E402
 from companion.ui.app import CompanionApp  # noqa: E402
 from companion.ui.screens.board import NarrationLine  # noqa: E402
@@ -511,6 +511,7 @@ async def play_game(args) -> dict:
                 actions = button_actions(table.question(args.pad))
                 if action in actions:  # on the pad's buttons: pressed there (else the screen answers for it)
                     before = len(table.events)
+                    await asyncio.sleep(SETTLE)  # the player looks at his question: a press sooner is the last one's
                     await asyncio.to_thread(press_pad, actions.index(action) + 1)
                     report["pad"]["answers"] += 1
                     if not await d.until(lambda b=before: len(table.events) > b, 10):

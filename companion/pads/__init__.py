@@ -6,5 +6,6 @@ gpio.py      pads wired to the Pi's header (gpiozero), with our own debounce
 serial.py    the USB pad hub (pyserial) speaking hardware/PROTOCOL.md; protocol.py its lines; registry.py which
              hub pad is whose
 config.py    the pads config (TOML)
+flood.py     a stuck pad ignored on its device's thread; refused presses told once per pad per few seconds
 fake_hub.py  a hub on a pty with faults on demand, for tests and the bench; bench.py press-to-stored latency
 """

@@ -2,7 +2,8 @@
 
 It speaks hardware/PROTOCOL.md like the Pico firmware (HELLO, PRESS with sequence numbers, sending again what
 has no answer) and can be unplugged and plugged back (a new pty, so a new path), send garbage or bad checksums,
-or go deaf to the host's answers as if they were lost in the cable.
+or go deaf to the host's answers as if they were lost in the cable. With `says_hello` False it is a device that
+never says HELLO (other firmware on the same USB id); with `version` "2.0" a hub of another protocol.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from collections.abc import Callable
 
 from companion.pads import protocol
 
+MAX_UNANSWERED = 16  # as the firmware: beyond this the oldest press is dropped
+
 
 class FakeHub:
     def __init__(self, pads: int = 6, version: str = "1.0", boot: str = "BEEF", resend_after: float = 1.0):
@@ -27,6 +30,7 @@ class FakeHub:
         self.replies: dict[int, str] = {}  # seq -> "OK" or "NO"
         self.unacked: OrderedDict[int, tuple[int, int, float]] = OrderedDict()  # seq -> pad, button, last sent
         self.deaf = False  # the host's lines are lost on the way
+        self.says_hello = True  # False: never says HELLO, neither at power-up nor to SYNC
         self.bad_lines = 0
         self._seq = 0
         self._fds: tuple[int, int] | None = None
@@ -72,6 +76,8 @@ class FakeHub:
         with self._lock:
             self._seq = self._seq % protocol.MAX_SEQ + 1
             self.unacked[self._seq] = (pad, button, time.monotonic())
+            while len(self.unacked) > MAX_UNANSWERED:
+                self.unacked.popitem(last=False)
             self.send(f"PRESS {pad} {button} {self._seq}")
             return self._seq
 
@@ -91,7 +97,8 @@ class FakeHub:
             return self._changed.wait_for(lambda: predicate(self), timeout)
 
     def _hello(self) -> None:
-        self.send(f"HELLO hub {self.version} {self.pads} {self.boot}")
+        if self.says_hello:
+            self.send(f"HELLO hub {self.version} {self.pads} {self.boot}")
 
     def _serve(self, master: int, stop: threading.Event) -> None:
         buffer = b""

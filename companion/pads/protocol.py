@@ -11,14 +11,16 @@ from dataclasses import dataclass
 MAX_LINE = 64  # bytes before the newline; a longer line is garbage
 PROTOCOL_MAJOR = 1
 MAX_SEQ = 65535
+MAX_BOOT = 16  # hex digits of a boot id: hubs of protocol 1.1 send 16 (64 random bits), 1.0 hubs sent 4
 
 
 class LineError(ValueError):
     """A line that is not the protocol. `checksum` tells a bad checksum from plain garbage (they are counted apart)."""
 
-    def __init__(self, reason: str, checksum: bool = False):
+    def __init__(self, reason: str, checksum: bool = False, version: str | None = None):
         super().__init__(reason)
         self.checksum = checksum
+        self.version = version  # a HELLO of a protocol this companion does not speak: its version
 
 
 def checksum(payload: bytes) -> int:
@@ -73,7 +75,8 @@ def parse_hub_line(line: bytes) -> Hello | Press:
         _, _, version, pads, boot = words
         major = version.split(".")[0]
         if not major.isdigit() or int(major) != PROTOCOL_MAJOR:
-            raise LineError(f"the hub speaks protocol {version}; this companion speaks {PROTOCOL_MAJOR}.x")
+            raise LineError(f"the hub speaks protocol {version}; this companion speaks {PROTOCOL_MAJOR}.x",
+                            version=version[:8])
         return Hello(version, _number(pads, 1, 6, "pads"), _boot(boot))
     if words[0] == "PRESS" and len(words) == 4:
         return Press(_number(words[1], 1, 6, "pad"), _number(words[2], 1, 6, "button"),
@@ -88,8 +91,8 @@ def _number(text: str, low: int, high: int, what: str) -> int:
 
 
 def _boot(text: str) -> str:
-    if not 1 <= len(text) <= 8 or any(c not in "0123456789ABCDEFabcdef" for c in text):
-        raise LineError("the boot id must be 1 to 8 hex digits")
+    if not 1 <= len(text) <= MAX_BOOT or any(c not in "0123456789ABCDEFabcdef" for c in text):
+        raise LineError(f"the boot id must be 1 to {MAX_BOOT} hex digits")
     return text.upper()
 
 

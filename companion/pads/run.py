@@ -9,7 +9,7 @@ from companion.pads.buttons import PadButtons, Say
 from companion.pads.config import load_config
 from companion.pads.gpio import GpioPads
 from companion.pads.registry import PadRegistry
-from companion.pads.serial import SerialPads, port_finder
+from companion.pads.serial import Problem, SerialPads, port_finder
 from companion.table import Table
 
 
@@ -32,8 +32,11 @@ class TablePads:
             device.close()
 
 
-def start_pads(table: Table, config_path: str, say: Say) -> TablePads:
-    """Start every pad the config names (PadConfigError or PadError with a clear message otherwise)."""
+def start_pads(table: Table, config_path: str, say: Say, problem: Problem | None = None) -> TablePads:
+    """Start every pad the config names (PadConfigError or PadError with a clear message otherwise).
+
+    `problem`: told a lasting problem of the pads for the host screen (a device on the hub's port that is no
+    hub), and None once it is gone."""
     config = load_config(config_path)
     buttons = PadButtons(table, say=say)
     buttons.start()
@@ -45,7 +48,7 @@ def start_pads(table: Table, config_path: str, say: Say) -> TablePads:
             pads.devices.append(pads.gpio)
         if config.serial is not None:
             registry = PadRegistry(config.serial.pads)
-            pads.serial = SerialPads(buttons, registry, port_finder(config.serial), say=say)
+            pads.serial = SerialPads(buttons, registry, port_finder(config.serial), say=say, problem=problem)
             pads.serial.start()
             pads.devices.append(pads.serial)
     except BaseException:

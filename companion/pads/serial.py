@@ -5,6 +5,16 @@ else happens on the loop: the pad registry, dropping presses the hub sends again
 PadButtons) and the lines back to the hub (ASK/DONE as seats are asked, OK/NO for each press). If the hub goes
 away the game carries on from other devices; the thread keeps looking for the port, backing off, and on return
 the hub sends again the presses it has no answer for.
+
+A device on the port counts only once it has said a valid HELLO on this connection: until then the companion
+sends SYNC again every second, presses are not counted (the hub sends them again after its HELLO), and after
+HELLO_DEADLINE seconds the device is named on the host screen (garbage, or a hub of another protocol).
+
+Each answer a press gave is remembered by what it was for (boot id, sequence number, pad and button) and an
+accepted press's tag is stored with its answer in the save file: a press sent again after a reconnect, or after
+the companion itself restarted, is answered from that memory and never applied twice. The reader thread reads
+the board as each press arrives (the question it answers) and ignores a pad pressed faster than any hand
+(flood.py), so a stuck button costs the loop nothing.
 """
 
 from __future__ import annotations
@@ -13,6 +23,7 @@ import asyncio
 import logging
 import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
@@ -23,8 +34,9 @@ from serial.tools import list_ports
 
 from companion.games.base import Message
 from companion.pads import protocol
-from companion.pads.buttons import PadButtons, PadError, Say
+from companion.pads.buttons import PadButtons, PadError, Say, Seen
 from companion.pads.config import PICO_USB_ID, SerialConfig
+from companion.pads.flood import RateGuard
 from companion.pads.protocol import Hello, LineError, Press
 from companion.pads.registry import PadRegistry
 
@@ -32,8 +44,14 @@ log = logging.getLogger("companion.pads.serial")
 
 BAUDRATE = 115200  # USB CDC ignores it; a hub on a real UART would not
 REMEMBERED_REPLIES = 256  # presses a hub may send again after a reconnect, answered from memory
+HELLO_RETRY = 1.0  # seconds between SYNCs while the device on the port has not said HELLO
+HELLO_DEADLINE = 3.0  # seconds without a valid HELLO: the device on the port is named on the host screen
+HELLO_PATIENCE = 5.0  # seconds between SYNCs after that (a device that is no hub is not asked in a loop)
+SYNC_ON_PRESS = 0.25  # a press before HELLO asks for the HELLO, at most this often
 
 FindPort = Callable[[], str | None]
+Problem = Callable[[Message | None], None]  # a lasting problem for the host screen (None: it is gone)
+Key = tuple[str, int, int, int]  # what a reply was for: boot id, sequence number, pad, button
 
 
 @dataclass
@@ -44,6 +62,8 @@ class LineCounts:
     garbage: int = 0
     bad_checksum: int = 0
     duplicates: int = 0  # presses sent again that were already answered or are being answered
+    unidentified: int = 0  # presses before the hub said HELLO on this connection: not counted
+    ignored: int = 0  # presses from a pad pressed faster than any hand (a stuck button)
     connects: int = 0
     disconnects: int = 0
 
@@ -63,6 +83,41 @@ def find_hub(usb_id: tuple[int, int] = PICO_USB_ID) -> str | None:
     return hub_port(list_ports.comports(), usb_id)
 
 
+def probe_hub(path: str, wait: float = 2.0) -> tuple[str, Hello | str | None]:
+    """What answers SYNC on `path` within `wait` seconds (for `companion doctor`, with no table running):
+    ("hello", the HELLO), ("version", a HELLO's other protocol version), ("busy", None) when a running companion
+    holds the port, ("garbage", None) for lines that are not the protocol, ("silent", None) for nothing."""
+    try:
+        port = serial.Serial(path, BAUDRATE, timeout=0.05, write_timeout=0.5, exclusive=True)
+    except (OSError, ValueError, serial.SerialException) as error:
+        if "exclusively lock" in str(error):
+            return "busy", None
+        return "garbage", str(error)
+    heard, buffer = "silent", b""
+    try:
+        port.write(protocol.sync())
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            buffer += port.read(port.in_waiting or 1)
+            *lines, buffer = buffer.split(b"\n")
+            buffer = buffer[-(protocol.MAX_LINE + 2):]
+            for line in lines:
+                try:
+                    message = protocol.parse_hub_line(line)
+                except LineError as error:
+                    if error.version is not None:
+                        return "version", error.version
+                    heard = "garbage"
+                    continue
+                if isinstance(message, Hello):
+                    return "hello", message
+    except (OSError, serial.SerialException) as error:
+        return "garbage", str(error)
+    finally:
+        port.close()
+    return (heard if heard != "silent" or not buffer else "garbage"), None
+
+
 def port_finder(config: SerialConfig) -> FindPort:
     """Where to look for the hub: the configured port while it exists, else the port with the hub's USB id."""
     if config.port is not None:
@@ -70,17 +125,42 @@ def port_finder(config: SerialConfig) -> FindPort:
     return partial(find_hub, config.usb_id)
 
 
+@dataclass
+class _Connection:
+    """One opening of the port, as the reader thread sees it."""
+
+    path: str
+    opened: float
+    last_sync: float
+    identified: bool = False  # a valid HELLO came on this connection
+    named: bool = False  # the host screen was told the device does not speak the protocol
+    version: str | None = None  # the version of a HELLO of another protocol
+
+
+def source_key(source: object) -> Key | None:
+    """The reply key of a press's tag as stored with its answer, or None if it is not a hub's tag."""
+    if not isinstance(source, dict):
+        return None
+    boot, seq, pad, button = (source.get(k) for k in ("hub", "seq", "pad", "button"))
+    if not isinstance(boot, str) or not all(type(n) is int for n in (seq, pad, button)):
+        return None
+    return boot, seq, pad, button
+
+
 class SerialPads:
     """The pad hub; create and `start` on the loop's thread, `close` when done."""
 
     def __init__(self, buttons: PadButtons, registry: PadRegistry | None = None, find_port: FindPort = find_hub,
-                 backoff: tuple[float, float] = (0.05, 2.0), say: Say | None = None):
+                 backoff: tuple[float, float] = (0.05, 2.0), say: Say | None = None,
+                 problem: Problem | None = None):
         self.buttons = buttons
         self.registry = registry or PadRegistry()
         self.find_port = find_port
         self.backoff = backoff
         self.say: Say = say or buttons.say
+        self.problem: Problem = problem or (lambda message: None)
         self.counts = LineCounts()
+        self.guard = RateGuard()  # per pad, on the reader thread
         self.hub: Hello | None = None  # the last hub that said HELLO
         self._told_connected = False  # "hub connected" was said for this connection
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -88,8 +168,10 @@ class SerialPads:
         self._port_lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._replies: OrderedDict[tuple[str, int], bytes] = OrderedDict()
-        self._pending: set[tuple[str, int]] = set()
+        self._replies: OrderedDict[Key, bytes] = OrderedDict()
+        self._pending: set[Key] = set()
+        self._recalled = -1  # the table's game whose stored presses are in the memory of replies
+        self._named = False  # the host screen shows that the device on the port is no hub
         self._unwatch: Callable[[], None] | None = None
         self._warned = False
 
@@ -158,25 +240,28 @@ class SerialPads:
         self.counts.connects += 1
         self._warned = False  # warn once per connection about lines that are not the protocol
         log.info("pad hub port %s open", path)
+        now = time.monotonic()
+        connection = _Connection(path, now, now)
         self._write(protocol.sync())
         buffer, skipping = bytearray(), False
         try:
             while not self._stop.is_set():
                 data = port.read(port.in_waiting or 1)
-                if not data:
-                    continue
-                buffer += data
-                while (end := buffer.find(b"\n")) >= 0:
-                    line = bytes(buffer[:end])
-                    del buffer[:end + 1]
-                    if skipping:  # the tail of an overlong line already counted
-                        skipping = False
-                    else:
-                        self._line(line)
-                if len(buffer) > protocol.MAX_LINE + 2:
-                    self._count(LineError("a line too long to be the protocol"))
-                    buffer.clear()
-                    skipping = True
+                if skipping and data:  # the rest of an overlong line, already counted once: dropped
+                    end = data.find(b"\n")
+                    data, skipping = (b"", True) if end < 0 else (data[end + 1:], False)
+                if data:
+                    buffer += data
+                    while (end := buffer.find(b"\n")) >= 0:
+                        line = bytes(buffer[:end])
+                        del buffer[:end + 1]
+                        self._line(line, connection)
+                    if len(buffer) > protocol.MAX_LINE + 2:
+                        self._count(LineError("a line too long to be the protocol"))
+                        buffer.clear()
+                        skipping = True
+                if not connection.identified:
+                    self._identify(connection, time.monotonic())
         except (OSError, serial.SerialException) as error:
             log.info("pad hub port %s failed: %s", path, error)
         finally:
@@ -184,14 +269,44 @@ class SerialPads:
                 self._port = None
             port.close()
 
-    def _line(self, line: bytes) -> None:
+    def _identify(self, connection: _Connection, now: float) -> None:
+        """No valid HELLO yet: ask again (SYNC), and after HELLO_DEADLINE name the device on the host screen."""
+        late = now - connection.opened >= HELLO_DEADLINE
+        if now - connection.last_sync >= (HELLO_PATIENCE if connection.named else HELLO_RETRY):
+            connection.last_sync = now
+            self._write(protocol.sync())
+        if late and not connection.named:
+            connection.named = True
+            self._post(self._not_a_hub, connection.path, connection.version)
+
+    def _line(self, line: bytes, connection: _Connection) -> None:
         try:
             message = protocol.parse_hub_line(line)
         except LineError as error:
+            if error.version is not None:
+                connection.version = error.version
             self._count(error)
             return
         self.counts.lines += 1
-        self._post(self._hello if isinstance(message, Hello) else self._press, message)
+        if isinstance(message, Hello):
+            connection.identified = True
+            self._post(self._hello, message)
+            return
+        if not connection.identified:  # not counted: the hub sends it again after its HELLO
+            self.counts.unidentified += 1
+            now = time.monotonic()
+            if now - connection.last_sync >= SYNC_ON_PRESS:
+                connection.last_sync = now
+                self._write(protocol.sync())
+            return
+        verdict = self.guard.check(message.pad)
+        if verdict != "ok":  # a stuck pad: refused here, the loop never sees it
+            self.counts.ignored += 1
+            self._write(protocol.no(message.pad, message.seq))
+            if verdict == "stuck":
+                self._post(self._stuck, message.pad)
+            return
+        self._post(self._press, message, self.buttons.seen())  # the board as the press arrives
 
     def _count(self, error: LineError) -> None:
         if error.checksum:
@@ -223,13 +338,32 @@ class SerialPads:
     # -- on the loop -------------------------------------------------------------------------------------------
 
     def _disconnected(self) -> None:
-        self._told_connected = False
-        self.say(Message("pads.hub_disconnected"))
+        if self._named:  # the device that was no hub has gone
+            self._named = False
+            self.problem(None)
+        if self._told_connected:
+            self._told_connected = False
+            self.say(Message("pads.hub_disconnected"))
+
+    def _not_a_hub(self, path: str, version: str | None) -> None:
+        if version is not None:
+            message = Message("faults.pads.hub_version", {"port": path, "version": version,
+                                                          "speaks": f"{protocol.PROTOCOL_MAJOR}.x",
+                                                          "folder": "hardware/pad/"})
+            log.warning("pad hub on %s speaks protocol %s, not %d.x: its presses are not counted", path, version,
+                        protocol.PROTOCOL_MAJOR)
+        else:
+            message = Message("faults.pads.not_a_hub", {"port": path, "hello": "HELLO", "folder": "hardware/pad/"})
+            log.warning("the device on %s has said no valid HELLO in %.0f s: it is not counted as a pad hub",
+                        path, HELLO_DEADLINE)
+        self._named = True
+        self.problem(message)
 
     def _hello(self, hello: Hello) -> None:
+        if self._named:
+            self._named = False
+            self.problem(None)
         booted = self.hub is None or hello.boot != self.hub.boot
-        if booted:
-            self._replies.clear()  # a hub that booted again numbers its presses from 1
         self.hub = hello
         if booted or not self._told_connected:  # a second HELLO on one connection: said once
             self._told_connected = True
@@ -237,8 +371,35 @@ class SerialPads:
         for pad in range(1, hello.pads + 1):
             self._show(pad)
 
-    def _press(self, press: Press) -> None:
-        key = (self.hub.boot if self.hub else "", press.seq)
+    def _stuck(self, pad: int) -> None:
+        log.warning("pad %d is pressed faster than a hand can: ignored for %.0f s", pad, self.guard.rest)
+        self.say(Message("pads.stuck_pad", {"pad": pad, "seconds": round(self.guard.rest)}))
+
+    def _recall(self) -> None:
+        """The presses stored with this game's answers, in the memory of replies: a hub that sends one again
+        (the companion restarted before its OK reached the hub) gets its OK, and the press is not applied again."""
+        table = self.buttons.table
+        if self._recalled == table.generation:
+            return
+        self._recalled = table.generation
+        for event in table.events:
+            key = source_key(event.get("source"))
+            if key is not None and key not in self._replies:
+                self._remember(key, protocol.ok(key[2], key[1]))
+
+    def _remember(self, key: Key, line: bytes) -> None:
+        self._replies[key] = line
+        while len(self._replies) > REMEMBERED_REPLIES:
+            self._replies.popitem(last=False)
+
+    def _refused(self, pad: int, said: Message) -> None:
+        self.buttons.refused(("hub", pad), said,
+                             lambda count: Message("pads.refused_more_pad", {"pad": pad, "count": count}))
+
+    def _press(self, press: Press, seen: Seen) -> None:
+        self._recall()
+        boot = self.hub.boot if self.hub else ""
+        key = (boot, press.seq, press.pad, press.button)  # a rebooted hub's press with the same seq is new
         if key in self._replies or key in self._pending:
             self.counts.duplicates += 1
             if key in self._replies:
@@ -247,7 +408,9 @@ class SerialPads:
         if self.hub is not None and press.pad > self.hub.pads:
             log.warning("pad hub: a press on pad %d, but the hub said it has %d pads (refused)", press.pad,
                         self.hub.pads)
-            self._reply(key, press, Message("pads.no_such_pad", {"pad": press.pad}))
+            said = Message("pads.no_such_pad", {"pad": press.pad})
+            self._refused(press.pad, said)
+            self._reply(key, press, said)
             return
         claimed = self.registry.claim(press.pad)
         if claimed is not None:
@@ -260,21 +423,21 @@ class SerialPads:
         seat = self.registry.seat_of(press.pad)
         if seat is None:
             said = Message("pads.unassigned", {"pad": press.pad})
-            self.say(said)
+            self._refused(press.pad, said)
             self._reply(key, press, said)
             return
         self._pending.add(key)
-        self.buttons.press(seat, press.button, partial(self._answered, key, press))
+        source = {"hub": boot, "seq": press.seq, "pad": press.pad, "button": press.button}
+        self.buttons.press(seat, press.button, partial(self._answered, key, press), seen=seen, source=source,
+                           guard=False)
 
-    def _answered(self, key: tuple[str, int], press: Press, error: Message | None) -> None:
+    def _answered(self, key: Key, press: Press, error: Message | None) -> None:
         self._pending.discard(key)
         self._reply(key, press, error)
 
-    def _reply(self, key: tuple[str, int], press: Press, error: Message | None) -> None:
+    def _reply(self, key: Key, press: Press, error: Message | None) -> None:
         line = protocol.no(press.pad, press.seq) if error else protocol.ok(press.pad, press.seq)
-        self._replies[key] = line
-        while len(self._replies) > REMEMBERED_REPLIES:
-            self._replies.popitem(last=False)
+        self._remember(key, line)
         self._write(line)
 
     def _asked(self, seat: str, asked: bool) -> None:

@@ -7,20 +7,23 @@ import pad_lamps
 from pad_ticks import ticks_diff
 from pad_wire import MAX_LINE, frame, unframe
 
-VERSION = "1.0"
+VERSION = "1.1"  # 1.1: a 16-digit boot id (1.0 sent 4 digits, which a reboot could draw again)
 MAX_SEQ = 65535
 MAX_UNANSWERED = 16  # beyond this the oldest press is dropped: its player sees no light and presses again
 RESEND_MS = 1000
 
 
+BOOT_BYTES = 8  # 64 random bits: a hub that reboots never draws its last boot id again in practice
+
+
 def new_boot_id() -> str:
     try:
         from os import urandom
-        raw = urandom(2)
+        raw = urandom(BOOT_BYTES)
     except (ImportError, NotImplementedError):
         from random import getrandbits
-        raw = bytes((getrandbits(8), getrandbits(8)))
-    return f"{raw[0]:02X}{raw[1]:02X}"
+        raw = bytes(getrandbits(8) for _ in range(BOOT_BYTES))
+    return "".join(f"{byte:02X}" for byte in raw)
 
 
 class Hub:
@@ -69,16 +72,18 @@ class Hub:
         self.link.write(frame(payload))
 
     def receive(self, data: bytes, now: int) -> None:
+        if self.skipping and data:  # the rest of an overlong line, already counted once: dropped
+            end = data.find(b"\n")
+            if end < 0:
+                return
+            data, self.skipping = data[end + 1:], False
         self.buffer += data
         while True:
             end = self.buffer.find(b"\n")
             if end < 0:
                 break
             line, self.buffer = self.buffer[:end], self.buffer[end + 1:]
-            if self.skipping:
-                self.skipping = False
-            else:
-                self.handle(line, now)
+            self.handle(line, now)
         if len(self.buffer) > MAX_LINE + 2:
             self.buffer, self.skipping = b"", True
             self.bad_lines += 1
