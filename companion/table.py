@@ -169,10 +169,8 @@ class Table:
         self._need_game()
         if self._waits_for_cup():
             self._settle()  # a roll that could not be stored: it goes first (NotStored if it still cannot)
-        if question is not None:
-            current = self.rules.prompt(self.state)
-            if current is None or current.id != question:
-                raise StaleQuestion()
+        if question is not None and question != self._asked_id(action):
+            raise StaleQuestion()
         events = self.rules.decide(self.state, action)
         rows = [{"answer": event} for event in events]
         if source is not None and rows:
@@ -180,6 +178,17 @@ class Table:
         self._record_answers(rows)
         self._settle_or_wait()
         self._notify()
+
+    def _asked_id(self, action: object) -> str | None:
+        """The id of what the answering seat is asked now (the prompt's for the table's own answers): a device's
+        answer names the question it answered, and one asked anew has an id of its own."""
+        seat = action.get("seat") if isinstance(action, dict) else None
+        if isinstance(seat, str) and seat in self.state.players:
+            asked = self.rules.question(self.state, seat)
+            if asked is not None:
+                return asked.id
+        current = self.rules.prompt(self.state)
+        return current.id if current is not None else None
 
     def close_ballot(self) -> None:
         """Close the open ballot: voters who have not voted abstain. A deliberate, logged table action."""

@@ -106,3 +106,26 @@ def test_a_save_file_with_an_old_option_value_and_a_weapons_line_resumes_and_wea
         assert table.state.over
         assert table.state.scores["red"]["total"] == red and table.state.scores["blue"]["total"] == 5
         assert store.unfinished() is None
+
+
+def test_every_asking_of_a_score_sheet_has_its_own_id_and_an_answer_to_an_earlier_one_is_stale():
+    """A phone that answered a line must see the next asking as new, even when it asks the same line again
+    ("again" after the check): the bots of the soak stalled on a sheet asked under one id, `sheet`, throughout."""
+    from companion.table import StaleQuestion
+
+    table = Table()
+    table.new_game("zombiegeddon", ["red", "blue"], None, {"phase": "sheet"})
+    first = table.question("red")
+    table.answer({**first.answer, first.field: 2}, question=first.id)
+    second = table.question("red")
+    assert second.id != first.id and second.id != table.rules.prompt(table.state).id
+    with pytest.raises(StaleQuestion):  # the first line's answer, sent again: never taken as the second line's
+        table.answer({**first.answer, first.field: 3}, question=first.id)
+    while table.question("red").kind == "number":
+        asked = table.question("red")
+        table.answer({**asked.answer, asked.field: 0}, question=asked.id)
+    check = table.question("red")
+    table.answer({"seat": "red", "sheet": "again"}, question=check.id)
+    again = table.question("red")
+    assert again.title == first.title and again.id not in (first.id, second.id, check.id)
+    assert table.question("blue").id != again.id  # each seat's asking is its own

@@ -249,7 +249,7 @@ class PadButtons:
                 loop.call_soon_threadsafe(self._refused, seat, reason, reply)
             else:
                 self.table.answer_threadsafe(dict(action), partial(self._answered, seat, board.secret, reply),
-                                             taken=partial(self._taken, seat), question=board.prompt,
+                                             taken=partial(self._taken, seat), question=board.asking[seat][1],
                                              source=source, still=partial(self._still, seat, board.asking[seat]))
         except RuntimeError:  # the loop is closed: the companion is shutting down, the press goes nowhere
             log.debug("a pad press arrived after the table stopped")

@@ -153,15 +153,16 @@ def question(state: State, seat: str) -> Question | None:
                         answer={"seat": seat}, field="largest", low=0, high=high,
                         facts=(msg("zg.fact.largest"),), answered=seat in state.entries)
     sheet = state.sheets[seat]
+    asked = f"{current.id}-{seat}-{sheet.answers}"  # a new id each time the sheet asks again, "again" included
     if sheet.queue:
         line_ = sheet.queue[0]
-        return Question(current.id, seat, NUMBER, "sheet", msg(f"zg.q.line.{line_}"), secret=True,
+        return Question(asked, seat, NUMBER, "sheet", msg(f"zg.q.line.{line_}"), secret=True,
                         answer={"seat": seat, "line": line_}, field="number", low=0, high=HIGH[line_],
                         facts=(msg(f"zg.fact.line.{line_}"), msg("zg.fact.sheet_private")))
     choices = tuple(Choice({"seat": seat, "sheet": c}, msg(f"zg.choice.sheet.{c}"), slot if slot <= 6 else None)
                     for slot, c in enumerate(SHEET_CHOICES, start=1) if not (c == "hand_in" and sheet.ready))
     title = msg("zg.q.sheet_done" if sheet.ready else "zg.q.sheet_check")
-    return Question(current.id, seat, PICK, "sheet", title, secret=True, choices=choices,
+    return Question(asked, seat, PICK, "sheet", title, secret=True, choices=choices,
                     facts=(msg(SHEET_CHECK[state.options[rules.SET_BONUS_OPTION]]),), answered=sheet.ready)
 
 

@@ -60,6 +60,7 @@ class Sheet:
     entries: Mapping[str, int] = field(default_factory=dict)
     queue: tuple[str, ...] = LINES
     ready: bool = False
+    answers: int = 0  # how many answers the sheet has taken: each asking of its owner has an id of its own
 
 
 @dataclass(frozen=True)
@@ -375,6 +376,7 @@ def _sheet(state: State, action: dict) -> State:
         return _reveal(state)
     seat = action["seat"]
     sheet = state.sheets[seat]
+    sheet = replace(sheet, answers=sheet.answers + 1)
     if "line" in action:
         sheet = replace(sheet, entries={**sheet.entries, action["line"]: action["number"]}, queue=sheet.queue[1:])
         return _with(state, seat, sheet)
