@@ -372,17 +372,12 @@ class Board:
         return out
 
 
-def ballot(title: Message, weights: dict[str, int], ballots: dict[str, str], leaders: Sequence[str],
-           revote: bool = False) -> Ballot:
-    """The revealed ballot as every game that votes shows it: each voter's weight and choice, then the tally."""
-    tally: dict[str, int] = {}
-    for voter, weight in weights.items():
-        choice = ballots.get(voter)
-        if choice is not None:
-            tally[choice] = tally.get(choice, 0) + weight
+def ballot(title: Message, weights: dict[str, int], ballots: dict[str, str], tally: dict[str, int],
+           leaders: Sequence[str], revote: bool = False) -> Ballot:
+    """The revealed ballot as every game that votes shows it: each voter's weight and choice, the tally as the
+    ballot counted it (companion/ballot.py), who leads."""
     rows = tuple(BallotRow(v, w, ballots.get(v)) for v, w in weights.items())
-    ranked = tuple(sorted(tally.items(), key=lambda item: -item[1]))
-    return Ballot(title, rows, ranked, tuple(leaders), revote)
+    return Ballot(title, rows, tuple(tally.items()), tuple(leaders), revote)
 
 
 def scores_by_total(title: Message, players: Sequence[str], totals: dict[str, int], winners: Sequence[str],

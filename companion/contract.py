@@ -37,7 +37,16 @@ class Message:
     params: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict:
-        return {"key": self.key, "params": dict(self.params)}
+        return {"key": self.key, "params": {name: _json(value) for name, value in self.params.items()}}
+
+
+def _json(value: Any) -> Any:
+    """A parameter as JSON: a nested message (a phase's name inside "Round 2 · {phase}") as its own JSON."""
+    if isinstance(value, Message):
+        return value.to_json()
+    if isinstance(value, list | tuple):
+        return [_json(v) for v in value]
+    return value
 
 
 def msg(key: str, **params: Any) -> Message:

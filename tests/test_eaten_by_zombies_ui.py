@@ -55,7 +55,7 @@ def test_the_zombie_players_draws_stay_behind_the_cover(report):
     assert not any(line in seen_on_board for line in report["private"])
     assert report["covered"] >= 2  # the secret questions (draw levels, put back) were handed over behind the cover
     # his hand of zombies, behind hold-to-peek on his own answer screen
-    assert any("Your hand of zombies" in text for text in report["zback_texts"])
+    assert any("your hand of zombies" in text for text in report["zback_texts"])
 
 
 def test_the_board_and_the_questions_in_four_languages_fit_and_say_everything_in_their_language(report):

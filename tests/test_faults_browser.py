@@ -58,7 +58,7 @@ def test_a_new_device_waits_for_the_table_screen_which_refuses_one_and_allows_an
     host.page.locator("#host .takeover[data-where='host:red'] .takeover-allow").click()
     expect(red.page.locator("#notice .notice-text")).to_have_text(say("page.taken_over"))
     expect(new_phone.question.locator(".received")).to_have_text(say("page.vote_received"))
-    new_phone.peek_shows(say("page.your_vote") + " ■ Blue")  # the seat, with the ballot it cast
+    new_phone.peek_shows(say("board.your_vote") + " ■ Blue")  # the seat, with the ballot it cast
 
 
 def test_the_host_link_is_renewed_from_the_table_screen_and_the_old_one_stops(live, phones):

@@ -451,7 +451,7 @@ def leaks_secret_dice(frame: str) -> bool:
 
 
 def place(location: int, lang: str = "en") -> str:
-    return say("mall.board.place", lang, location=location)
+    return say(f"mall.location.{location}", lang)
 
 
 def character(kind: str, lang: str = "en") -> str:
@@ -497,8 +497,8 @@ def test_a_whole_round_is_played_from_four_phones(live, phones, tmp_path):
         expect(revealed.locator(".ballot-row[data-voter=blue]")).to_have_text(
             shows(f"■ Blue {say('page.votes', count=2)} → ■ Blue"))
         expect(revealed.locator(".leaders")).to_have_text(re.compile(r"Chosen:\s*■\s*Blue"))
-        expect(phone.page.locator("#board .chief")).to_have_text(
-            re.compile(r"Blue\s*✓ " + re.escape(say("mall.board.elected"))))
+        expect(phone.page.locator("#board .heading-side")).to_have_text(
+            re.compile(re.escape(say("mall.board.chief")) + r"\s*■\s*Blue\s*" + re.escape(say("mall.board.elected"))))
         phone.narration_matches()
 
     # c) The zombies arrive: the elected Chief alone may look, and only while he holds the button.
@@ -510,7 +510,8 @@ def test_a_whole_round_is_played_from_four_phones(live, phones, tmp_path):
     expect(blue.page.locator("#narration .peek-button")).to_have_text(say("page.peek_mine"))
     for other in (red, yellow, green, spectator):
         expect(other.page.locator("#narration .peek-button")).to_have_count(0)
-    expect(blue.page.locator("#secrets .peek-button")).to_have_text(say("page.peek_dice"))
+    expect(blue.page.locator("#secrets .peek-button")).to_have_text(
+        say("page.peek_what", what=say("mall.board.secret_dice")))
     assert blue.page.locator(".die").count() == 0
     peeked = blue.peek()
     assert peeked.startswith(say("mall.board.zombie_dice") + " " + " ".join(map(str, ZOMBIE_DICE)))
@@ -537,7 +538,7 @@ def test_a_whole_round_is_played_from_four_phones(live, phones, tmp_path):
     expect(red.question).to_have_text(say("page.nothing_to_do"))
     blue.answer({"seat": "blue", "go": 6})
     for phone in everyone:
-        expect(phone.page.locator("#board .chief-destination")).to_have_text(
+        expect(phone.page.locator("#board .part-line.act").first).to_have_text(
             say("mall.board.chief_goes", location=6))
     for phone in (red, yellow, green):
         assert phone.shows_question("secret")["secret"]
@@ -549,8 +550,9 @@ def test_a_whole_round_is_played_from_four_phones(live, phones, tmp_path):
     expect(red.question.locator(".receipt .hint")).to_have_text(say("page.change_answer"))
     red.choose({"seat": "red", "go": 1})
     yellow.choose({"seat": "yellow", "go": 1})
-    expect(green.page.locator("#board .chosen")).to_have_text(shows("Have chosen: ● Red ■ Blue ▲ Yellow"))
-    assert place(1) not in green.page.locator("#board .chosen").inner_text()
+    chosen = green.page.locator("#board .part-line.act", has_text=say("mall.board.chosen"))
+    expect(chosen).to_have_text(shows("Have chosen: ● Red ■ Blue ▲ Yellow"))
+    assert place(1) not in chosen.inner_text()
 
     # Until the reveal, nothing any other page received holds the dice.
     for phone in (red, yellow, green, spectator):
@@ -562,8 +564,10 @@ def test_a_whole_round_is_played_from_four_phones(live, phones, tmp_path):
     # e) The reveal: destinations, then the dice, with the commitment checked on every phone.
     for phone in everyone + [spectator]:
         board = phone.page.locator("#board")
-        expect(board.locator(".cup .die")).to_have_text([str(d) for d in ZOMBIE_DICE])
-        expect(board.locator(".destinations")).to_contain_text(shows("▲ Yellow → " + place(1)))
+        cup = board.locator(".part-line.act", has_text=say("mall.board.zombie_dice"))
+        expect(cup.locator(".die")).to_have_text([str(d) for d in ZOMBIE_DICE])
+        destinations = board.locator(".part-line.act", has_text=say("mall.board.destinations"))
+        expect(destinations).to_contain_text(shows("▲ Yellow → " + place(1)))
         expect(phone.page.locator("#fairness .roll[data-roll='1'] .verify")).to_have_text(say("page.verified"))
     yellow.shows_question("move")
     move = {"seat": "yellow", "move": "pinup"}
@@ -596,7 +600,7 @@ def test_a_whole_round_is_played_from_four_phones(live, phones, tmp_path):
     expect(blue.status).to_have_class(re.compile(r"\bconnected\b"))
     expect(blue.page.locator("#who")).to_have_text(re.compile(r"You are\s*■\s*Blue"))
     expect(blue.question.locator(".received")).to_have_text(say("page.vote_received"))
-    blue.peek_shows(say("page.your_vote") + " ● Red")
+    blue.peek_shows(say("board.your_vote") + " ● Red")
     expect(blue.question.locator("button.option")).to_have_count(2)  # he may still change it
     for phone in (red, yellow, green):
         expect(phone.page.locator("#waiting")).not_to_contain_text("Blue")
@@ -618,9 +622,9 @@ def test_a_whole_round_is_played_from_four_phones(live, phones, tmp_path):
             re.compile(r"Blue\s*" + re.escape(say("page.votes", count=1)) + r" → ●\s*Red"))
         expect(revealed.locator(".tally")).to_have_text(re.compile(r"Tally:\s*▲\s*Yellow\s*1\s*●\s*Red\s*3"))
         # Red's only character there, his Pin-up, is eaten; the zombies leave; round 4 begins.
-        restroom = phone.page.locator("#board .location[data-location='1']")
-        expect(restroom.locator(".people li")).to_have_text([shows("▲ Yellow " + character("pinup"))])
-        expect(restroom.locator(".zombies")).to_have_text(say("mall.board.zombies", count=0))
+        restroom = phone.page.locator("#board .zone[data-zone='1']")
+        expect(restroom.locator(".tokens li")).to_have_text([shows("▲ Yellow " + character("pinup"))])
+        expect(restroom.locator(".zone-count")).to_have_text(say("mall.board.zombies", count=0))
         expect(phone.page.locator("#board .phase")).to_have_text(
             say("mall.board.round", round=4, phase=PHASE("destination")))
         expect(phone.page.locator("#fairness .roll[data-roll='2']")).to_contain_text(say("page.sealed"))
@@ -665,9 +669,9 @@ def test_the_screen_stays_on_while_the_game_runs_and_the_end_shows_scores_and_wi
         over = phone.page.locator("#over")
         expect(over.locator("h2")).to_have_text(say("mall.board.over"))
         expect(over.locator("tr.winner")).to_have_text(
-            re.compile(r"◆\s*Green\s*" + re.escape(say("page.points", count=12)) + r"\s*" + say("page.winner")))
+            re.compile(r"◆\s*Green\s*" + re.escape(say("board.points", count=12)) + r"\s*" + say("page.winner")))
         expect(over.locator("tbody tr")).to_have_count(4)
-        expect(over.locator("tbody tr").last).to_have_text(re.compile(r"■\s*Blue\s*" + say("page.points", count=0)))
+        expect(over.locator("tbody tr").last).to_have_text(re.compile(r"■\s*Blue\s*" + say("board.points", count=0)))
         expect(phone.question).to_be_hidden()
     red.wait_until(lambda: red.page.evaluate("window.__wake") == ["screen", "release"], "the wake lock's release")
     # Blue's browser has no Wake Lock: the page plays on without it (no error; checked by the fixture).
@@ -699,7 +703,7 @@ def test_the_page_speaks_the_phones_language_with_the_glossary_words(live, phone
     for word in GLOSSARY[locale]:
         expect(board).to_contain_text(word)
     for location in (1, 5):
-        expect(board.locator(f".location[data-location='{location}'] .place")).to_have_text(
+        expect(board.locator(f".zone[data-zone='{location}'] .zone-title")).to_have_text(
             shows(place(location, lang)))
     red.narration_matches()
     assert any(json.loads(frame) == {"v": 1, "type": "lang", "lang": lang} for frame in red.sent)
@@ -747,16 +751,17 @@ def test_every_word_the_page_uses_is_in_every_language_and_every_page_word_is_us
     shell = STATIC / "app.js"
     used = _keys_in(shell, "page.") | {f"page.status.{s}" for s in ("connecting", "connected", "reconnecting",
                                                                      "stopped")}
-    boards = sorted((STATIC / "boards").glob("*.js"))
-    for board in boards:
-        used |= _keys_in(board, "page.") | _keys_in(board, "mall.board.")
+    used |= _keys_in(STATIC / "parts.js", "page.")  # the board parts' renderers
+    for rules in sorted((ROOT / "companion" / "games" / "mall_of_horror").glob("*.py")):  # its board's words
+        used |= _keys_in(rules, "mall.board.")
+    used |= {f"mall.board.location_name.{loc}" for loc in range(1, 7)}
     for lang in LANGUAGES:
         missing = sorted(k for k in used if not catalogue().messages[lang].get(k))
         assert not missing, f"{lang} lacks {missing}"
     page_words = {k for k in english if k.startswith("page.")}
     assert page_words - used == set(), "words of page.po no page uses"
     board_words = {k for k in english if k.startswith("mall.board.")}
-    assert board_words - used == set(), "words of board.po the board does not use"
+    assert board_words - used == set(), "words of board.po the game's board does not use"
 
 
 SAMPLES = [
@@ -860,7 +865,7 @@ def test_every_colour_is_shown_with_its_name_and_its_symbol(live, phones, tmp_pa
         button = purple.choice({"seat": "purple", "vote": colour})
         expect(button.locator(f".chip.c-{colour} .sym")).to_have_text(SYMBOLS[colour])
         expect(button.locator(f".chip.c-{colour} .name")).to_have_text(say(f"colour.{colour}"))
-    people = purple.page.locator("#board .location[data-location='6'] .people li")
+    people = purple.page.locator("#board .zone[data-zone='6'] .tokens li")
     expect(people).to_have_text([shows(f"{chip(c)} {character('pinup')}") for c in SIX])
     # Every chip anywhere on the page has a symbol and a name, whatever its colour.
     for chip_node in purple.page.locator(".chip").all():
@@ -886,7 +891,7 @@ def routed_phone(phones, url: str, **kwargs):
 
 
 def test_text_from_the_table_is_shown_as_text_never_as_html(live, phones):
-    for script in [STATIC / "app.js", *(STATIC / "boards").glob("*.js")]:
+    for script in [STATIC / "app.js", STATIC / "parts.js"]:
         text = script.read_text()
         for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"):
             assert sink not in text, f"{script.name}: {sink}"
@@ -895,22 +900,24 @@ def test_text_from_the_table_is_shown_as_text_never_as_html(live, phones):
     red.shows_question("vote")
     view = table.call(table.table.view, "red")
     attack = '<img src=/nothing id=injected onerror="window.pwned=1">'
-    view["warnings"] = [attack]
+    warning = {"part": "lines", "tone": "warning", "lines": [[{"t": {"key": attack, "params": {}}}]]}
+    view["parts"]["main"].append(warning)
     view["cup_rolls"] = [{"commitment": attack, "count": 4}]
     view["players"] = [*view["players"], attack]
-    view["characters"][attack] = {"<b>pinup</b>": 1}
+    zones = next(p for p in view["parts"]["main"] if p["part"] == "zones")
+    zones["zones"][0]["tokens"].append({"seat": attack, "mark": "7", "name": {"key": "<b>pinup</b>", "params": {}}})
     view["narration"] = [{"key": "page.refused", "params": {"message": attack}, "round": 3, "act": True}]
     view["question"]["title"] = {"key": attack, "params": {}}
     view["question"]["choices"][0]["label"] = {"key": "page.server_error", "params": {"message": attack}}
     routes[-1].send(json.dumps({"v": 1, "type": "state", "view": view, "connected": []}))
     routes[-1].send(json.dumps({"v": 1, "type": "error", "code": "refused", "message": attack}))
     expect(red.page.locator("#error .error-text")).to_have_text(say("page.refused", message=attack))
-    expect(red.page.locator("#board .warning")).to_have_text(say("page.warning") + " " + attack)
+    expect(red.page.locator("#board .part-line.warning")).to_have_text(say("page.warning") + " " + attack)
     expect(red.page.locator("#fairness code")).to_have_text(attack)
     expect(red.page.locator("#narration .line-text")).to_have_text(say("page.refused", message=attack))
     expect(red.question.locator(".question-title")).to_have_text(attack)
     expect(red.question.locator("button.option").first).to_have_text(say("page.server_error", message=attack))
-    expect(red.page.locator("#board .location[data-location='1'] .people")).to_contain_text(
+    expect(red.page.locator("#board .zone[data-zone='1'] .tokens")).to_contain_text(
         re.compile(re.escape(attack) + r"\s*.*<b>pinup</b>"))
     assert red.page.locator("#injected, b").count() == 0
     assert red.page.evaluate("window.pwned") is None
@@ -940,8 +947,7 @@ def test_the_page_is_served_with_a_strict_content_security_policy_and_no_inline_
     assert not re.search(r"https?://", html)  # nothing fetched from outside
     # The stylesheet and scripts run under that policy (a violation would be a console error: see the fixture).
     assert red.page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(22, 24, 29)"
-    boards = [f"boards/{p.name}" for p in (STATIC / "boards").iterdir()]
-    for static in ("app.js", "sha256.js", "style.css", "manifest.json", *boards):
+    for static in ("app.js", "sha256.js", "style.css", "manifest.json", "parts.js", "parts.css"):
         response = red.page.request.get(table.server.url(f"/static/{static}"))
         assert response.ok and "default-src 'none'" in response.headers["content-security-policy"], static
     response = red.page.request.get(table.server.url("/i18n/vi.json"))
@@ -950,7 +956,7 @@ def test_the_page_is_served_with_a_strict_content_security_policy_and_no_inline_
 
 # -- the shell knows no game --------------------------------------------------------------------------------
 
-# Mall of Horror's words and knowledge: only the board renderers (static/boards/) may hold them.
+# Mall of Horror's words and knowledge: no file of the page may hold them (every board is drawn from its parts).
 MALL_WORDS = re.compile(
     r"Pin-?up|Tough Guy|Gunman|Little Girl|Restroom|Cachou|Megatoys|Parking|Supermarket|Security HQ|"
     r"Security Camera|Chief|Threat|Sprint|Weapon|Shotgun|Chainsaw|Grenades|Fire Axe|Baseball Bat|"
@@ -963,14 +969,14 @@ MALL_WORDS = re.compile(
 
 
 def test_no_mall_of_horror_word_is_left_in_the_shell():
-    for name in ("app.js", "index.html", "style.css"):
+    for name in ("app.js", "index.html", "style.css", "parts.js", "parts.css"):
         text = (STATIC / name).read_text()
         found = sorted({m.group(0) for m in MALL_WORDS.finditer(text)})
         assert not found, f"{name} knows Mall of Horror: {found}"
     # The game's names from its own catalogue too (in English, as a developer would write them).
     names = [text for key, text in catalogue().messages["en"].items() if isinstance(text, str)
              and re.match(r"mall\.(location|character|card)\.", key)]
-    for name in ("app.js", "index.html", "style.css"):
+    for name in ("app.js", "index.html", "style.css", "parts.js", "parts.css"):
         text = (STATIC / name).read_text()
         for word in names:
             word = re.sub(r"^\d+\s+", "", word)
@@ -983,8 +989,8 @@ def test_without_its_board_renderer_the_page_still_shows_the_question_and_the_na
     table.answer({"seat": "red", "vote": "blue"})
     table.answer({"seat": "blue", "vote": "blue"})  # Blue is elected: some narration
     blue = phones()
-    blue.page.route(re.compile(r"/static/boards/.*\.js$"), lambda route: route.fulfill(
-        status=200, body="", content_type="text/javascript"))  # a board with no renderer
+    blue.page.route(re.compile(r"/static/parts\.js$"), lambda route: route.fulfill(
+        status=200, body="", content_type="text/javascript"))  # the parts' renderers did not load
     blue.open(table.seat_url("blue"))
     blue.shows_question("chief")
     expect(blue.page.locator("#board .no-board")).to_have_text(say("page.no_board"))
@@ -1088,18 +1094,18 @@ def test_the_host_can_take_back_an_answer_given_for_a_seat(live, phones):
     host.shows_said(answer_for.locator(".question-title"),
                     lambda: said(host.states()[-1]["host"]["questions"]["red"]["title"]))
     answer_for.locator(answer_selector({"seat": "red", "move": "tough"})).click()
-    expect(host.page.locator("#board .location[data-location='6']")).to_contain_text(character("tough"))
+    expect(host.page.locator("#board .zone[data-zone='6']")).to_contain_text(character("tough"))
     expect(undo).to_have_text(say("page.undo_n", count=1))
     undo.click()  # a confirmation first: a mis-tap takes nothing back
     expect(host.page.locator("#host .confirm")).to_contain_text(say("page.undo_confirm"))
     host.page.locator("#undo-cancel").click()
     expect(host.page.locator("#host .confirm")).to_have_count(0)
     expect(undo).to_be_enabled()
-    expect(host.page.locator("#board .location[data-location='6']")).to_contain_text(character("tough"))
+    expect(host.page.locator("#board .zone[data-zone='6']")).to_contain_text(character("tough"))
     undo.click()
     host.page.locator("#undo-yes").click()
     expect(undo).to_be_disabled()
-    megatoys = host.page.locator("#board .location[data-location='3'] .people")
+    megatoys = host.page.locator("#board .zone[data-zone='3'] .tokens")
     expect(megatoys).to_contain_text(shows("● Red " + character("tough")))
     expect(answer_for.locator(".seat-pick")).to_have_text([re.compile(r"●\s*Red")])
     undone = host.view()["undone"]  # what the undo took back is said, struck through
@@ -1178,7 +1184,7 @@ def test_a_phone_reconnects_after_the_network_drops_and_keeps_its_ballot(live, p
     expect(red.status).to_have_class(re.compile(r"\bconnected\b"))
     expect(red.question.locator(".received")).to_have_text(say("page.vote_received"))
     expect(red.question.locator(".offline")).to_have_count(0)
-    red.peek_shows(say("page.your_vote") + " ■ Blue")
+    red.peek_shows(say("board.your_vote") + " ■ Blue")
 
 
 def test_a_phone_that_comes_back_after_a_new_game_is_told_its_link_is_gone(live, phones):
@@ -1280,8 +1286,8 @@ def test_the_truck_searcher_gives_a_card_by_colour(live, phones):
     red.shows_question("gift")
     expect(red.question.locator("button.option")).to_have_text([shows("■ Blue"), shows("▲ Yellow"), shows("◆ Green")])
     red.answer({"seat": "red", "give": "green"})
-    expect(red.page.locator("#board .hands")).to_have_text(shows(
-        f"{say('mall.board.hands')} ● Red 1 ■ Blue 0 ▲ Yellow 0 ◆ Green 1 · {say('mall.board.deck', count=8)}"))
+    expect(red.page.locator("#board .part-line.hint", has_text=say("mall.board.hands"))).to_have_text(shows(
+        f"{say('mall.board.hands')} ● Red 1 · ■ Blue 0 · ▲ Yellow 0 · ◆ Green 1 · {say('mall.board.deck', count=8)}"))
     red.narration_matches()
 
 

@@ -1,8 +1,8 @@
 """The touchscreen app: the table's own screen, on the box's asyncio loop.
 
-It knows no game. It draws the board through the game's renderer (companion/ui/boards/), asks every question by
-its kind for any seat (one at a time, secret ones behind a cover), shows the narration, and offers the table's
-controls: join, undo with a confirmation, history with the fairness of the cup, a new game, the language.
+It knows no game. It draws the board from the parts the game describes (companion/ui/parts.py), asks every
+question by its kind for any seat (one at a time, secret ones behind a cover), shows the narration, and offers the
+table's controls: join, undo with a confirmation, history with the fairness of the cup, a new game, the language.
 Layouts are in kv/ (one file per screen); the words are the catalogue's.
 """
 
@@ -25,7 +25,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from companion.box import Box
 from companion.catalogue import LANGUAGES
 from companion.games.base import BALLOT, Line
-from companion.ui import boards, fonts, parts
+from companion.ui import fonts, parts
 from companion.ui.sound import Sounds
 from companion.ui.widgets import BG, Text
 from companion.ui.words import Words
@@ -286,9 +286,8 @@ class CompanionApp(App):
     # -- what the screens share ---------------------------------------------------------------------------
 
     def renderer(self):
-        if self.view and isinstance(self.view.get("parts"), dict):
-            return parts  # the game describes its board as data
-        return boards.renderer(self.view.get("board")) if self.view else None
+        """The board's renderers: one per part, for every game (the game describes its board as data)."""
+        return parts if self.view else None
 
     def colour(self, seat: str) -> str:
         return self.words.t(f"colour.{seat}")

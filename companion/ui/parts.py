@@ -389,13 +389,15 @@ class LinesPart(Text):
     grows = False
 
     def __init__(self, words: Words, part: dict, **kwargs):
-        rows = 2 if len(part.get("lines") or []) > 1 else 1
-        super().__init__(text="", base_font=dp(14), min_font=dp(8), size_hint_y=None, height=dp(20) * rows + dp(2),
+        super().__init__(text="", base_font=dp(14), min_font=dp(8), size_hint_y=None, height=0,
                          halign="left", valign="middle", **kwargs)
         self.words = words
 
     def show(self, part: dict) -> None:
-        self.text = "  ·  ".join(t for t in (say_line(self.words, line) for line in part.get("lines") or []) if t)
+        """Its height follows its lines: none take no room (nothing lies on the table), several take two rows."""
+        lines = [t for t in (say_line(self.words, line) for line in part.get("lines") or []) if t]
+        self.text = "  ·  ".join(lines)
+        self.height = 0 if not lines else dp(20) * (2 if len(lines) > 1 else 1) + dp(2)
         self.ink = TONES.get(part.get("tone") or "plain", INK)
 
 
@@ -584,8 +586,6 @@ def shape(part: dict) -> tuple:
             s.get("answer") for s in part.get("seats") or [])
     if kind == "scores":
         return kind, repr(part.get("columns")), tuple(r["seat"] for r in part.get("rows") or [])
-    if kind == "lines":
-        return kind, len(part.get("lines") or []) > 1
     return (kind,)
 
 
@@ -631,6 +631,8 @@ def secrets(view: dict, words: Words) -> list[tuple[str, Callable[[], str], bool
     """What a seat may look at alone, each read only while the finger holds the button."""
     out = []
     for secret in view.get("secrets") or []:  # a seat's own, beside the public board's parts
+        if secret.get("part") != "secret":
+            continue  # a line of its own, shown openly on its phone
         lines = list(secret.get("lines") or [])
 
         def reveal(lines: list = lines) -> str:
@@ -643,7 +645,7 @@ def secrets(view: dict, words: Words) -> list[tuple[str, Callable[[], str], bool
 def revealed(view: dict, words: Words) -> tuple[str, list[str]] | None:
     for part in (view.get("parts") or {}).get("revealed") or []:
         if part.get("part") == "ballot":
-            title = words.say(part.get("title"))
+            title = words.t("ui.revealed", purpose=part.get("title"))
             if part.get("revote"):
                 title += " · " + words.t("ui.revote")
             lines = [words.t("ui.ballot_line", voter=r["voter"], count=r["weight"], candidate=r["choice"])

@@ -221,8 +221,8 @@ def secrets(state: State, seat: str) -> tuple[Secret, ...]:
     """A seat's own ballot, while the vote is open."""
     if state.ballot is None or seat not in state.ballot.ballots:
         return ()
-    vote = (Label(msg("toy.board.your_vote")), Chip(state.ballot.ballots[seat]))
-    return (Secret(msg("toy.board.peek_vote"), (vote,)),)
+    vote = (Label(msg("board.your_vote")), Chip(state.ballot.ballots[seat]))
+    return (Secret(msg("board.secret.vote"), (vote,)),)
 
 
 def record(state: State) -> dict:

@@ -8,6 +8,7 @@ from companion.games.base import CupRequest, IllegalAction, Line, Prompt
 
 from .engine import advance, apply, cup_request, steps
 from .narration import lines
+from .parts import parts, secrets
 from .position import position_of, record, start
 from .prompts import check, prompt, question
 from .setup import SETUP, SOUNDS, TERMS
@@ -37,6 +38,6 @@ def narration(state: State) -> tuple[Line, ...]:
 
 __all__ = [
     "BOARD", "LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "CupRequest", "IllegalAction", "Options", "Prompt",
-    "State", "advance", "apply", "check", "cup_request", "decide", "dice_revealed", "narration", "position_of",
-    "prompt", "question", "record", "start", "steps", "view",
+    "State", "advance", "apply", "check", "cup_request", "decide", "dice_revealed", "narration", "parts",
+    "position_of", "prompt", "question", "record", "secrets", "start", "steps", "view",
 ]

@@ -1,7 +1,7 @@
 // The phone page: a seat's questions, the host's table screen, or the spectators' board, for any game.
 // The shell knows no game: it renders the seat's question by its kind, the narration, the host's controls and
-// the fairness of the dice cup; each game's board is drawn by its renderer (static/boards/<name>.js), which
-// registers itself in window.Boards. Every word comes from the catalogue (GET /i18n/<lang>.json).
+// the fairness of the dice cup; every game's board is drawn from the parts the game describes (static/parts.js,
+// one renderer per part, none per game). Every word comes from the catalogue (GET /i18n/<lang>.json).
 // One WebSocket to the table (protocol v1, see companion/web/protocol.py). Everything shown is built with
 // createElement and textContent: data from the table is never parsed as HTML.
 "use strict";
@@ -15,7 +15,6 @@
   const PAGE_KEY = "companion.page";
   const LANG_KEY = "companion.lang";
   const DEVICE_KEY = "companion.device";  // this device's own random key: a seat is bound to the first device
-  const Boards = (window.Boards = window.Boards || {});
 
   const app = {
     token: null,
@@ -259,9 +258,7 @@
   }
 
   function boardOf(view) {
-    if (view && view.parts && typeof view.parts === "object" && window.BoardParts) return window.BoardParts;
-    const board = view && typeof view.board === "string" ? Boards[view.board] : null;
-    return board && typeof board === "object" ? board : null;
+    return view && view.parts && typeof view.parts === "object" && window.BoardParts ? window.BoardParts : null;
   }
 
   // A part of a board renderer; a missing or failing renderer leaves the rest of the page working.
@@ -1223,7 +1220,6 @@
   }
 
   document.getElementById("lang").addEventListener("change", (event) => switchLanguage(event.target.value));
-  window.addEventListener("companion:board", () => redraw());  // a board renderer has arrived (boards/all.js)
 
   // -- the link ------------------------------------------------------------------------------------------
 

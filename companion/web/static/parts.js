@@ -37,14 +37,14 @@
 
   const PARTS = {
     heading(ctx, p) {
-      const side = (p.side || []).filter(said);
-      return ctx.h("p", { class: "phase" }, line(ctx, p.line),
-        side.map((s) => [" ", ctx.h("span", { class: "heading-side" }, line(ctx, s))]));
+      return [ctx.h("p", { class: "phase" }, line(ctx, p.line)),
+        (p.side || []).filter(said).map((s) => ctx.h("p", { class: "heading-side" }, line(ctx, s)))];
     },
 
     lines(ctx, p) {
+      const warning = p.tone === "warning" ? [ctx.t("page.warning"), " "] : [];
       return [p.title ? ctx.h("h2", {}, ctx.say(p.title)) : null,
-        (p.lines || []).map((l) => ctx.h("p", { class: "part-line " + (p.tone || "plain") }, line(ctx, l)))];
+        (p.lines || []).map((l) => ctx.h("p", { class: "part-line " + (p.tone || "plain") }, warning, line(ctx, l)))];
     },
 
     focus(ctx, p) {
@@ -59,14 +59,14 @@
     },
 
     grid(ctx, p) {
-      const node = ctx.h("div", { class: "grid", role: "list", "aria-label": p.label ? ctx.say(p.label) : null },
+      const node = ctx.h("div", { class: "cell-grid", role: "list", "aria-label": p.label ? ctx.say(p.label) : null },
         (p.cells || []).map((c) => cell(ctx, c)));
       node.style.gridTemplateColumns = "repeat(" + (p.width || 1) + ", 1fr)";  // CSSOM: no inline style allowed
       return [node, p.legend ? ctx.h("p", { class: "part-line hint" }, ctx.say(p.legend)) : null];
     },
 
     cards(ctx, p) {
-      return ctx.h("section", { class: "cards" }, ctx.h("h3", {}, ctx.say(p.title)),
+      return ctx.h("section", { class: "table-cards" }, ctx.h("h3", {}, ctx.say(p.title)),
         (p.cards || []).length ? ctx.h("ul", { class: "card-row" }, p.cards.map((c) =>
           ctx.h("li", { class: "table-card" + (c.by ? " by" : "") },
             ctx.h("span", { class: "card-big", title: c.title ? ctx.say(c.title) : null }, String(c.big)),
@@ -82,20 +82,23 @@
           (s.lines || []).map((l) => ctx.h("div", { class: "seat-line" }, line(ctx, l))))));
     },
 
+    // The end: a row per seat, best first; the winners' rows marked and said in a last column.
     scores(ctx, p) {
       const columns = p.columns || [];
+      const rows = p.rows || [];
+      const won = ctx.t(rows.filter((r) => r.winner).length > 1 ? "page.winners" : "page.winner");
       return [ctx.h("h2", {}, ctx.say(p.title)),
         ctx.h("table", { class: "scores" },
           columns.length ? ctx.h("thead", {}, ctx.h("tr", {}, ctx.h("th", {}, ""),
-            columns.map((c) => ctx.h("th", {}, ctx.say(c))))) : null,
-          ctx.h("tbody", {}, (p.rows || []).map((r) =>
+            columns.map((c) => ctx.h("th", {}, ctx.say(c))), ctx.h("th", {}, ""))) : null,
+          ctx.h("tbody", {}, rows.map((r) =>
             ctx.h("tr", { class: r.winner ? "winner" : "", "data-seat": r.seat }, ctx.h("td", {}, ctx.chip(r.seat)),
-              (r.cells || []).map((c) => ctx.h("td", {}, line(ctx, c))))))),
+              (r.cells || []).map((c) => ctx.h("td", {}, line(ctx, c))), ctx.h("td", {}, r.winner ? won : ""))))),
         said(p.footer) ? ctx.h("p", { class: "hint" }, line(ctx, p.footer)) : null];
     },
 
     ballot(ctx, p) {
-      const title = ctx.say(p.title) + (p.revote ? " (" + ctx.t("page.revote") + ")" : "");
+      const title = ctx.t("page.revealed", { purpose: p.title }) + (p.revote ? " (" + ctx.t("page.revote") + ")" : "");
       const leaders = p.leaders || [];
       return [ctx.h("h2", {}, title),
         ctx.h("ul", { class: "ballots" }, (p.rows || []).map((r) =>
@@ -109,9 +112,11 @@
           ctx.list(leaders.map((c) => ctx.chip(c))))];
     },
 
+    // Nothing secret is put in the page until the button is held: the peek draws it then, and takes it away.
     secret(ctx, p) {
-      return [said(p.hint) ? ctx.h("p", { class: "hint" }, line(ctx, p.hint)) : null,
-        ctx.peek(ctx.say(p.label), () => (p.lines || []).map((l) => ctx.h("div", { class: "secret-line" }, line(ctx, l))))];
+      return [said(p.hint) ? ctx.h("p", { class: "hint" + (p.urgent ? " dice-hint" : "") }, line(ctx, p.hint)) : null,
+        ctx.peek(ctx.t("page.peek_what", { what: ctx.say(p.label) }),
+          () => (p.lines || []).map((l) => ctx.h("div", { class: "secret-line" }, line(ctx, l))))];
     },
   };
 
@@ -130,7 +135,7 @@
       h("div", { class: "zone-head" }, h("span", { class: "zone-title" }, head), count),
       h("div", { class: "zone-detail" }, line(ctx, z.detail), said(z.note) ? [" · ", h("strong", {}, line(ctx, z.note))] : null),
       z.closed ? null : h("ul", { class: "tokens" }, tokens.length ? tokens.map((tk) =>
-        h("li", { class: "token" + (tk.faded ? " faded" : ""), "data-seat": tk.seat }, ctx.chip(tk.seat), " ",
+        h("li", { class: "zone-token" + (tk.faded ? " faded" : ""), "data-seat": tk.seat }, ctx.chip(tk.seat), " ",
           h("span", { class: "token-name" }, ctx.say(tk.name)),
           tk.note ? [" ", h("span", { class: "token-note" }, ctx.say(tk.note))] : null))
         : z.empty ? h("li", { class: "nobody" }, ctx.say(z.empty)) : null));
