@@ -30,6 +30,7 @@ from functools import partial
 from pathlib import Path
 
 from aiohttp import WSMsgType, web
+from aiohttp.http_exceptions import HttpProcessingError
 from yarl import URL
 
 from companion.catalogue import DEFAULT, LANGUAGES, catalogue, language
@@ -37,6 +38,7 @@ from companion.games import GAMES
 from companion.games.base import Message, Refusal
 from companion.table import NotStored, StaleQuestion, Table, TableError
 from companion.web import protocol, qr
+from companion.web.guard import HEADER_TIMEOUT, Guard, Quiet, Tracked
 from companion.web.lan import lan_addresses
 from companion.web.tokens import Pass, Tokens, device_id
 
@@ -64,6 +66,30 @@ MAX_BEHIND = 4 * 1024 * 1024  # bytes a phone may leave unread before it is drop
 DEVICE_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")  # what a page sends as ?device=: its own random key
 # WebSocket close codes the page knows: taken over, new game, takeover refused, unknown token, host link renewed
 TAKEN_OVER, NEW_GAME, TAKEOVER_REFUSED, UNKNOWN_TOKEN, HOST_RENEWED, TOO_MANY = 4001, 4002, 4003, 4004, 4005, 4029
+
+
+class ServerLog(logging.LoggerAdapter):
+    """aiohttp's server logger: a malformed request (bad method, HTTP/9.9, a 9 KB header, garbage) is one short
+    line, at most one per few seconds; any other error keeps its traceback (that is a bug of ours)."""
+
+    bad_requests = Quiet(5.0)
+
+    def exception(self, msg: object, *args: object, exc_info: object = True, **kwargs: object) -> None:
+        if isinstance(exc_info, HttpProcessingError):
+            remote = args[0] if args else "?"
+            self.bad_requests.say(logging.WARNING, "a malformed request from %s: %s", remote,
+                                  _short(str(exc_info.message or type(exc_info).__name__)))
+            return
+        super().exception(msg, *args, exc_info=exc_info, **kwargs)
+
+    def debug(self, msg: object, *args: object, **kwargs: object) -> None:
+        kwargs.pop("exc_info", None)  # aiohttp logs a bad method with its traceback at debug level
+        super().debug(msg, *args, **kwargs)
+
+
+def _short(text: str, limit: int = 80) -> str:
+    """A client's words fit for one log line: printable, and short."""
+    return "".join(c if c.isprintable() else "?" for c in text[:limit])
 
 
 class Denied(Refusal):
@@ -115,7 +141,9 @@ class Connection:
     held: int = 0  # its replies waiting for the disk (the ones after them wait too)
 
     def error(self, code: str, message: Message) -> str:
-        """An error message for this device: a stable code, the catalogue's key and params, the text."""
+        """An error message for this device: a stable code, the catalogue's key and params, the text. The
+        params may hold what the device sent: made safe here, so the frame always encodes as UTF-8."""
+        message = Message(message.key, {str(k): protocol.safe(v) for k, v in message.params.items()})
         return protocol.encode("error", code=code, key=message.key, params=dict(message.params),
                                message=catalogue().text(message, self.lang))
 
@@ -186,6 +214,8 @@ class PhoneServer:
         self._queue: deque[Connection] = deque()  # who is sent the latest state next (host and seats first)
         self._own_hosts: set[str] | None = None
         self._runner: web.AppRunner | None = None
+        self._listener: asyncio.Server | None = None
+        self.guard = Guard()  # the connections that are not a WebSocket yet: capped, timed out
         self.give_pad: Callable[[str], None] | None = None  # the serial pads' "next pad pressed is his"
         self.on_host_renewed: Callable[[], None] | None = None  # told when the host link has changed
         # Told when who is connected, which seats have a device (claimed) or a device asking for them
@@ -214,7 +244,7 @@ class PhoneServer:
     # -- the app --------------------------------------------------------------------------------------------
 
     def _make_app(self) -> web.Application:
-        app = web.Application(middlewares=[_security_headers], client_max_size=64 * 1024)
+        app = web.Application(middlewares=[self._upgrades, _security_headers], client_max_size=64 * 1024)
         app.router.add_get("/", self._home)
         for prefix in ("s", "h", "w"):
             app.router.add_get(f"/{prefix}/{{token}}", self._page)
@@ -226,22 +256,33 @@ class PhoneServer:
 
     async def start(self, host: str = "0.0.0.0") -> None:
         self.listen_host = host
-        self._runner = web.AppRunner(self.app, handle_signals=False, access_log=None)
+        # An unfinished request is closed after HEADER_TIMEOUT (aiohttp's default keeps it an hour); a malformed
+        # one gets its 400 with a short line in the log, not a traceback (ServerLog).
+        self._runner = web.AppRunner(self.app, handle_signals=False, access_log=None,
+                                     keepalive_timeout=HEADER_TIMEOUT, lingering_time=2.0,
+                                     logger=ServerLog(logging.getLogger("aiohttp.server")))
         await self._runner.setup()
-        site = web.TCPSite(self._runner, host, self.port)
-        await site.start()
+        loop = asyncio.get_running_loop()
+        self.guard.install(loop)
+        server = self._runner.server
+        # Our own listener instead of web.TCPSite: each connection goes through the guard (web/guard.py).
+        self._listener = await loop.create_server(lambda: Tracked(server(), self.guard), host, self.port,
+                                                  reuse_address=True, backlog=128)
         if self.port == 0:  # the system chose a free port: the URLs need the real one
-            self.port = self._runner.addresses[0][1]
+            self.port = self._listener.sockets[0].getsockname()[1]
 
     async def stop(self) -> None:
         self._unsubscribe()
         if self._paced is not None:
             self._paced.cancel()
             self._paced = None
+        if self._listener is not None:
+            self._listener.close()
         for connection in list(self.connections):
             await connection.ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
+            self.guard.uninstall(asyncio.get_running_loop())
 
     async def _catalogue(self, request: web.Request) -> web.Response:
         lang = request.match_info["lang"]
@@ -275,6 +316,14 @@ class PhoneServer:
         else:
             return web.Response(status=404, text="unknown\n")
         return web.Response(text=qr.svg(data), content_type="image/svg+xml")
+
+    @web.middleware
+    async def _upgrades(self, request: web.Request, handler) -> web.StreamResponse:
+        """A complete WebSocket request leaves the guard's count of waiting connections (it has caps of its own:
+        per address, per link); a plain request stays counted until its connection closes."""
+        if request.headers.get("Upgrade", "").lower() == "websocket":
+            self.guard.upgraded(request.protocol)
+        return await handler(request)
 
     # -- who may connect ------------------------------------------------------------------------------------
 
