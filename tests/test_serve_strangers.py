@@ -228,3 +228,44 @@ def test_the_wifi_password_comes_from_the_environment_or_a_private_file_never_th
             as serve:
         assert PASSWORD.encode() not in open(f"/proc/{serve.process.pid}/cmdline", "rb").read()
         assert wifi_qr(serve) == expected
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / 100  # clock ticks: 100 a second on Linux
+
+
+def test_running_out_of_descriptors_is_said_once_and_does_not_spin(tmp_path):
+    """serve under 64 descriptors, filled with watching sockets (a spectator link's 256 and 32 per address are
+    more than it has): every accept fails with EMFILE, asyncio retries once a second; that is one line in the
+    log, no traceback, the CPU idle; when the watchers leave, a phone plays again."""
+    wrap = [*UNDER_1024[:2], UNDER_1024[2].replace("(1024, 1024)", "(64, 64)")]
+    with Serve(tmp_path / "companion.sqlite3", wrap=wrap).ready() as serve:
+        async def fill() -> tuple[int, float]:
+            sessions = [aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(f"127.0.0.{2 + k}", 0),
+                                                                             limit=0),
+                                              timeout=aiohttp.ClientTimeout(total=2)) for k in range(4)]
+            watchers = []
+            for n in range(100):
+                try:
+                    watchers.append(await sessions[n % 4].ws_connect(f"{serve.base}/ws/{serve.token('watch')}"))
+                except (TimeoutError, aiohttp.ClientError):
+                    break
+            cpu, started = cpu_seconds(serve.process.pid), time.monotonic()
+            knocks = [asyncio.ensure_future(sessions[k % 4].get(f"{serve.base}/")) for k in range(20)]
+            await asyncio.wait(knocks, timeout=8)  # they wait in the kernel's backlog, the server out of room
+            busy = (cpu_seconds(serve.process.pid) - cpu) / (time.monotonic() - started)
+            for knock in knocks:
+                knock.cancel()
+            await asyncio.wait([asyncio.ensure_future(ws.close()) for ws in watchers], timeout=5)
+            for session in sessions:
+                await session.close()
+            return len(watchers), busy
+
+        watchers, busy = asyncio.run(fill())
+        assert watchers < 64
+        assert busy < 0.5  # no spinning on accept (a busy loop would be 1.0)
+        assert asyncio.run(pong_seconds(serve, "red")) < 2
+    log = serve.stderr
+    assert tracebacks(log) == 0, log[-3000:]
+    assert 1 <= resource_errors(log) <= 2, log[-3000:]
