@@ -269,3 +269,65 @@ def test_running_out_of_descriptors_is_said_once_and_does_not_spin(tmp_path):
     log = serve.stderr
     assert tracebacks(log) == 0, log[-3000:]
     assert 1 <= resource_errors(log) <= 2, log[-3000:]
+
+
+# -- a page that loads on a weak Wi-Fi ----------------------------------------------------------------------
+
+
+def fetch(serve: Serve, path: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+    """The raw response: aiohttp's client would undo the gzip (auto_decompress=False keeps it)."""
+    async def get() -> tuple[int, dict[str, str], bytes]:
+        async with aiohttp.ClientSession(auto_decompress=False, skip_auto_headers=["Accept-Encoding"]) as session, \
+                session.get(serve.base + path, headers=headers) as response:
+            return response.status, response.headers.copy(), await response.read()
+    return asyncio.run(get())
+
+
+def test_the_pages_files_go_gzipped_to_a_phone_that_takes_gzip_and_as_they_are_to_one_that_does_not(tmp_path):
+    import gzip
+
+    from companion.web.assets import slim_css, slim_js
+    from companion.web.server import STATIC
+
+    with Serve(tmp_path / "companion.sqlite3").ready() as serve:
+        for name, slim in (("app.js", slim_js), ("style.css", slim_css), ("boards/district-z.js", slim_js)):
+            small = slim((STATIC / name).read_text()).encode()
+            assert len(small) < 0.9 * (STATIC / name).stat().st_size  # comments and blanks left out
+            status, headers, body = fetch(serve, f"/static/{name}", **{"Accept-Encoding": "gzip, deflate"})
+            assert status == 200 and headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in headers["Vary"]
+            assert gzip.decompress(body) == small and len(body) < len(small) / 2
+            status, headers, body = fetch(serve, f"/static/{name}")
+            assert status == 200 and "Content-Encoding" not in headers and body == small
+            status, headers, body = fetch(serve, f"/static/{name}", **{"Accept-Encoding": "gzip;q=0"})
+            assert "Content-Encoding" not in headers and body == small
+        status, headers, body = fetch(serve, f"/s/{serve.token('red')}", **{"Accept-Encoding": "gzip"})
+        assert headers["Content-Encoding"] == "gzip" and b"<script" in gzip.decompress(body)
+        assert "default-src 'none'" in headers["Content-Security-Policy"]  # the page keeps its policy
+
+
+def test_a_rejoining_phone_gets_304_for_every_file_it_kept_and_a_changed_one_anew(tmp_path):
+    with Serve(tmp_path / "companion.sqlite3").ready() as serve:
+        for path in (f"/s/{serve.token('red')}", "/static/app.js", "/static/boards/zombiegeddon.css",
+                     "/static/manifest.json", "/static/icon.svg", "/i18n/vi.json"):
+            status, headers, _ = fetch(serve, path, **{"Accept-Encoding": "gzip"})
+            assert status == 200 and headers["Cache-Control"] == "no-cache", path  # kept, asked about again
+            etag = headers["ETag"]
+            status, again, body = fetch(serve, path, **{"Accept-Encoding": "gzip", "If-None-Match": etag})
+            assert status == 304 and body == b"" and again["ETag"] == etag, path
+            status, _, body = fetch(serve, path, **{"If-None-Match": '"not-that-one"'})
+            assert status == 200 and body, path
+        assert fetch(serve, "/static/nope.js")[0] == 404
+
+
+def test_the_page_on_the_wire_is_at_most_25_kb_for_every_game_and_nothing_anew_on_rejoining(tmp_path):
+    from companion.bench_phones import PAGE_GOAL, pages_per_game
+    from companion.games import GAMES
+
+    with Serve(tmp_path / "companion.sqlite3").ready() as serve:
+        figures = asyncio.run(pages_per_game(serve.base, serve.token("host")))
+    assert set(figures) == set(GAMES)
+    for game, page in figures.items():
+        assert page["responses"] >= 8, game  # the document, 2 styles, 3 scripts, the board's 2, manifest, icon
+        assert page["page_bytes"] <= PAGE_GOAL, (game, page)
+        assert page["rejoin_304"] == page["rejoin_requests"], (game, page)  # the words too
+        assert page["rejoin_bytes"] < 4096, (game, page)

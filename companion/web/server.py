@@ -38,6 +38,7 @@ from companion.games import GAMES
 from companion.games.base import Message, Refusal
 from companion.table import NotStored, StaleQuestion, Table, TableError
 from companion.web import protocol, qr
+from companion.web.assets import Asset, Assets
 from companion.web.guard import HEADER_TIMEOUT, Guard, Quiet, Tracked
 from companion.web.lan import lan_addresses
 from companion.web.tokens import Pass, Tokens, device_id
@@ -54,6 +55,10 @@ SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-store",
 }
+# A script, a style sheet, the manifest or a catalogue, sent compressed with its validator (web/assets.py): no
+# policy of its own (a document's Content-Security-Policy governs what it loads), not sniffed as another type.
+ASSET_HEADERS = {"X-Content-Type-Options": "nosniff"}
+PAGE_HEADERS = {k: v for k, v in SECURITY_HEADERS.items() if k != "Cache-Control"}  # the page: cached, revalidated
 SOCKETS_PER_ADDRESS = 32  # a phone with a few tabs open, many times over
 SOCKETS_PER_LINK = {"seat": 4, "host": 8, "spectator": 256}
 # A new board is sent for this long per turn of the loop (then the loop takes what came in meanwhile, and comes
@@ -70,11 +75,15 @@ TAKEN_OVER, NEW_GAME, TAKEOVER_REFUSED, UNKNOWN_TOKEN, HOST_RENEWED, TOO_MANY = 
 
 class ServerLog(logging.LoggerAdapter):
     """aiohttp's server logger: a malformed request (bad method, HTTP/9.9, a 9 KB header, garbage) is one short
-    line, at most one per few seconds; any other error keeps its traceback (that is a bug of ours)."""
+    line, at most one per few seconds, a device gone mid-answer a debug line; any other error keeps its
+    traceback (that is a bug of ours)."""
 
     bad_requests = Quiet(5.0)
 
     def exception(self, msg: object, *args: object, exc_info: object = True, **kwargs: object) -> None:
+        if isinstance(exc_info, ConnectionError):  # the phone left before its answer was written: no news
+            self.debug("a device left before its answer: %s", exc_info)
+            return
         if isinstance(exc_info, HttpProcessingError):
             remote = args[0] if args else "?"
             self.bad_requests.say(logging.WARNING, "a malformed request from %s: %s", remote,
@@ -222,6 +231,8 @@ class PhoneServer:
         # (requests), or the host's problems change: the touchscreen's join screen redraws then.
         self.on_devices_changed: Callable[[], None] | None = None
         self.games_json = [game.SETUP.to_json(name) for name, game in GAMES.items()]  # the new-game forms
+        self.assets = Assets(STATIC)  # the page's files, compressed once
+        self._words: dict[str, tuple[object, Asset]] = {}  # lang -> (the catalogue, its page as an asset)
         self.app = self._make_app()
         self._unsubscribe = table.subscribe(self._changed)
 
@@ -251,7 +262,7 @@ class PhoneServer:
         app.router.add_get("/ws/{token}", self._websocket)
         app.router.add_get("/qr/{token}/{what}.svg", self._qr)
         app.router.add_get("/i18n/{lang}.json", self._catalogue)
-        app.router.add_static("/static/", STATIC, append_version=False)
+        app.router.add_get("/static/{name:.+}", self._static)
         return app
 
     async def start(self, host: str = "0.0.0.0") -> None:
@@ -288,7 +299,19 @@ class PhoneServer:
         lang = request.match_info["lang"]
         if lang not in LANGUAGES:
             return web.Response(status=404, text="unknown language\n")
-        return web.json_response(catalogue().page(lang), dumps=protocol.dumps)
+        words = catalogue()
+        known = self._words.get(lang)
+        if known is None or known[0] is not words:  # encoded and compressed once per catalogue read
+            data = protocol.dumps(words.page(lang)).encode("utf-8")
+            known = self._words[lang] = (words, Asset.of(data, "application/json; charset=utf-8"))
+        return known[1].response(request, ASSET_HEADERS)
+
+    async def _static(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        asset = self.assets.get(name)
+        if asset is None:
+            raise web.HTTPNotFound()
+        return asset.response(request, PAGE_HEADERS if name.endswith(".html") else ASSET_HEADERS)
 
     async def _home(self, request: web.Request) -> web.Response:
         return web.Response(text="Scan the QR code of your seat on the table's screen.\n")
@@ -300,7 +323,7 @@ class PhoneServer:
         if who is None or who.role != expected:
             return web.Response(status=404, text="This link is not (or no longer) a seat at this table. "
                                                  "Scan the QR code on the table's screen again.\n")
-        return web.FileResponse(STATIC / "index.html")
+        return self.assets.get("index.html").response(request, PAGE_HEADERS)
 
     async def _qr(self, request: web.Request) -> web.Response:
         who = self.tokens.open(request.match_info["token"])
@@ -851,6 +874,6 @@ async def _security_headers(request: web.Request, handler) -> web.StreamResponse
         return web.Response(status=error.status, reason=error.reason, text=f"{error.status}: {error.reason}\n",
                             headers={**SECURITY_HEADERS, **{k: v for k, v in error.headers.items()
                                                             if k in ("Allow", "Location")}})
-    if not isinstance(response, web.WebSocketResponse):
-        response.headers.update(SECURITY_HEADERS)
+    if not isinstance(response, web.WebSocketResponse) and "ETag" not in response.headers:
+        response.headers.update(SECURITY_HEADERS)  # (the page's files have their own: Asset.response)
     return response
