@@ -66,6 +66,27 @@ async def pong_seconds(serve: Serve, who: str) -> float:
     return time.monotonic() - started
 
 
+def test_an_unfinished_request_is_closed_within_seconds_even_if_a_byte_trickles_in(tmp_path):
+    from companion.web.guard import HEADER_TIMEOUT
+
+    with Serve(tmp_path / "companion.sqlite3").ready() as serve, \
+            socket.create_connection(("127.0.0.1", serve.port), timeout=1) as sock:
+        started = time.monotonic()
+        closed = None
+        for byte in b"GET / HTTP/1.1\r\nHost: table\r\nX-Slow: " + b"z" * 30:
+            try:
+                sock.sendall(bytes((byte,)))
+                if sock.recv(1) == b"":
+                    closed = time.monotonic() - started
+                    break
+            except TimeoutError:
+                continue  # a second without a word from the server: the next byte
+            except OSError:
+                closed = time.monotonic() - started
+                break
+        assert closed is not None and closed < HEADER_TIMEOUT + 3, closed
+
+
 def test_a_thousand_slow_half_sent_requests_do_not_keep_an_honest_phone_from_its_pong(tmp_path):
     with Serve(tmp_path / "companion.sqlite3", wrap=UNDER_1024).ready() as serve:
         async def attack() -> tuple[list[float], float, int]:

@@ -255,7 +255,7 @@ class PhoneServer:
     # -- the app --------------------------------------------------------------------------------------------
 
     def _make_app(self) -> web.Application:
-        app = web.Application(middlewares=[self._upgrades, _security_headers], client_max_size=64 * 1024)
+        app = web.Application(middlewares=[_security_headers], client_max_size=64 * 1024)
         app.router.add_get("/", self._home)
         for prefix in ("s", "h", "w"):
             app.router.add_get(f"/{prefix}/{{token}}", self._page)
@@ -340,14 +340,6 @@ class PhoneServer:
             return web.Response(status=404, text="unknown\n")
         return web.Response(text=qr.svg(data), content_type="image/svg+xml")
 
-    @web.middleware
-    async def _upgrades(self, request: web.Request, handler) -> web.StreamResponse:
-        """A complete WebSocket request leaves the guard's count of waiting connections (it has caps of its own:
-        per address, per link); a plain request stays counted until its connection closes."""
-        if request.headers.get("Upgrade", "").lower() == "websocket":
-            self.guard.upgraded(request.protocol)
-        return await handler(request)
-
     # -- who may connect ------------------------------------------------------------------------------------
 
     def own_hosts(self) -> set[str]:
@@ -392,6 +384,9 @@ class PhoneServer:
             if who is None:
                 return web.Response(status=404, text="unknown\n")
             return web.Response(status=400, text="This is the table's WebSocket.\n")
+        # A WebSocket from now on: it leaves the guard's count of waiting connections (its caps are per address
+        # and per link, its heartbeat finds it gone); any other request stays counted until its connection closes.
+        self.guard.upgraded(request.protocol)
         lang = language(request.query.get("lang"))
         if self._too_many(address, token, who):
             await ws.prepare(request)
