@@ -16,6 +16,8 @@ import asyncio
 import json
 import os
 import random
+import re
+import socket
 import subprocess
 import sys
 import tempfile
@@ -222,6 +224,117 @@ def revealed_text(raw: str) -> str:
     return raw[at:end + 1]
 
 
+PAGE_GOAL = 25 * 1024  # bytes on the wire of a phone's page, whatever the game (issue 31)
+
+
+class Wire:
+    """HTTP/1.1 over one kept-alive socket, as a phone's browser fetches the page: each response counted in
+    bytes as they came off the wire (status line, headers and body, gzipped when the server sends it so)."""
+
+    def __init__(self, base: str):
+        host, port = base.removeprefix("http://").rsplit(":", 1)
+        self.host = f"{host}:{port}"
+        self.sock = socket.create_connection((host, int(port)), timeout=10)
+        self.buffer = b""
+
+    def get(self, path: str, etag: str | None = None) -> tuple[int, int, dict[str, str], bytes]:
+        """(status, bytes on the wire, headers, body as sent)."""
+        lines = [f"GET {path} HTTP/1.1", f"Host: {self.host}", "Accept-Encoding: gzip, deflate"]
+        if etag:
+            lines.append(f"If-None-Match: {etag}")
+        self.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        while b"\r\n\r\n" not in self.buffer:
+            self._read()
+        head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
+        status_line, *fields = head.decode("latin-1").split("\r\n")
+        headers = {k.strip().lower(): v.strip() for k, _, v in (f.partition(":") for f in fields)}
+        size = int(headers.get("content-length", "0"))
+        while len(self.buffer) < size:
+            self._read()
+        body, self.buffer = self.buffer[:size], self.buffer[size:]
+        return int(status_line.split()[1]), len(head) + 4 + size, headers, body
+
+    def _read(self) -> None:
+        data = self.sock.recv(65536)
+        if not data:
+            raise ConnectionError("the server closed the connection")
+        self.buffer += data
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def page_paths(html: str) -> list[str]:
+    """What a phone's browser fetches for the page: the document's styles, scripts (the board parts' renderers,
+    the same for every game), manifest and icon."""
+    return re.findall(r'<(?:link|script)\b[^>]*?(?:href|src)="(/static/[^"]+)"', html)
+
+
+def page_bytes(base: str, seat_path: str, lang: str = "en") -> dict:
+    """A phone opening its seat's page on a fresh browser, then coming back to it (the browser sends the
+    validators it kept): the bytes on the wire of each visit, the page and its words (the catalogue)."""
+    wire = Wire(base)
+    try:
+        status, page, headers, body = wire.get(seat_path)
+        assert status == 200, f"{seat_path}: {status}"
+        html = gzip_decoded(body)
+        kept: dict[str, str] = {seat_path: headers.get("etag", "")}
+        responses = 1
+        for path in page_paths(html):
+            status, size, headers, _ = wire.get(path)
+            assert status == 200, f"{path}: {status}"
+            page, responses = page + size, responses + 1
+            kept[path] = headers.get("etag", "")
+        status, words, headers, _ = wire.get(f"/i18n/{lang}.json")
+        kept[f"/i18n/{lang}.json"] = headers.get("etag", "")
+        again, unchanged = 0, 0
+        for path, etag in kept.items():
+            status, size, _, _ = wire.get(path, etag or None)
+            again, unchanged = again + size, unchanged + (status == 304)
+        return {"page_bytes": page, "responses": responses, "words_bytes": words, "rejoin_bytes": again,
+                "rejoin_304": unchanged, "rejoin_requests": len(kept)}
+    finally:
+        wire.close()
+
+
+def gzip_decoded(body: bytes) -> str:
+    import gzip
+
+    return (gzip.decompress(body) if body[:2] == b"\x1f\x8b" else body).decode("utf-8")
+
+
+async def pages_per_game(base: str, host_token: str) -> dict[str, dict]:
+    """The page's bytes on the wire for a seat of each game: the host starts each game in turn."""
+    from companion.games import GAMES
+
+    figures = {}
+    async with aiohttp.ClientSession() as session:
+        host = await session.ws_connect(f"{base}/ws/{host_token}")
+        for name, game in GAMES.items():
+            setup = game.SETUP.to_json(name)
+            players = setup["colours"][:max(2, setup["min_players"])]
+            await host.send_str(json.dumps({"v": 1, "type": "new_game", "game": name, "players": players}))
+            while True:
+                message = json.loads((await host.receive()).data)
+                view = message.get("view") if message["type"] == "state" else None
+                if view and view.get("game") == name and set(message["host"]["seats"]) == set(players):
+                    break
+            seat = message["host"]["seats"][players[0]]
+            figures[name] = await asyncio.to_thread(page_bytes, base, "/" + seat.split("/", 3)[3])
+        await host.close()
+    return figures
+
+
+def print_pages(figures: dict[str, dict]) -> None:
+    print("  the page on the wire, per game (a seat's first visit: document, styles, scripts, manifest, "
+          "icon; then its words, the English catalogue; a rejoin sends the validators kept)")
+    for name, f in figures.items():
+        print(f"    {name:18} page {f['page_bytes'] / 1024:5.1f} KB in {f['responses']} responses "
+              f"(goal <= {PAGE_GOAL // 1024} KB)   words {f['words_bytes'] / 1024:5.1f} KB   "
+              f"rejoin {f['rejoin_bytes'] / 1024:4.1f} KB, {f['rejoin_304']} of {f['rejoin_requests']} "
+              f"answered 304")
+
+
 def peak_memory_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
@@ -302,6 +415,7 @@ def bench_phones(clients: int = 6, answers: int = 300, seed: int = 1, comings: i
             memory = peak_memory_mb(server.pid)
             spectators, _ = watcher.communicate(timeout=60)  # closing its stdin ends it
             bench.reveal_ms = bench.reveal_times(json.loads(spectators), watching)
+            pages = asyncio.run(pages_per_game(base, urls["host"].rsplit("/", 1)[1]))
         finally:
             server.terminate()
             server.wait(timeout=10)
@@ -313,6 +427,7 @@ def bench_phones(clients: int = 6, answers: int = 300, seed: int = 1, comings: i
         "server_cpu_per_answer_ms": cpu * 1000 / max(1, len(bench.ack_ms)), "load_average": load,
         "comings": int(churned[0]) if churned else 0, "comings_s": float(churned[1]) if churned else float("nan"),
         "disk_sync_p50_ms": percentile(disk, 0.5), "disk_sync_p99_ms": percentile(disk, 0.99),
+        "pages": pages,
     }
     goal = "10" if clients <= 6 else "50"
     print(f"phones bench: {clients} phones (6 seats playing random games, {clients - 6} spectators in a "
@@ -333,6 +448,7 @@ def bench_phones(clients: int = 6, answers: int = 300, seed: int = 1, comings: i
           f"for the whole run, spectators' boards and comings and goings included)")
     print(f"  machine load average       {figures['load_average']:.2f} (1 min, the higher of start and end: other "
           f"work on the machine slows the latencies above, the CPU time less)")
+    print_pages(pages)
     if len(bench.reveal_ms) < 3:
         print(f"  (only {len(bench.reveal_ms)} reveals measured: give more --answers)")
     return figures

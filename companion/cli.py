@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 
 from companion import __version__
 from companion.catalogue import LANGUAGES
@@ -124,7 +126,9 @@ def _box_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--players", help="start a new game with these colours, e.g. red,blue,yellow,green")
     sub.add_argument("--options", help='table options as JSON, e.g. \'{"end_timing": "round_end"}\'')
     sub.add_argument("--wifi-ssid", help="the table's Wi-Fi name, to offer a QR code that joins it")
-    sub.add_argument("--wifi-password", help="the table's Wi-Fi password")
+    sub.add_argument("--wifi-password", help="the table's Wi-Fi password (seen by anyone's `ps`: better the "
+                                             "environment's COMPANION_WIFI_PASSWORD, or --wifi-password-file)")
+    sub.add_argument("--wifi-password-file", help="a file (readable by the companion only) holding the password")
     sub.add_argument("--pads", help="a pads config (TOML, see hardware/README.md): GPIO pads, the pad hub")
 
 
@@ -222,11 +226,28 @@ def _box(args: argparse.Namespace):
         print(f"companion {args.command}: --options is not valid JSON: nested too deep or too long", file=sys.stderr)
         return None
     players = [p.strip() for p in args.players.split(",")] if args.players else None
+    password = _wifi_password(args)
+    if password is False:
+        return None
     return BoxOptions(
         db=args.db or str(default_db_path()), host=args.host, port=args.port, address=args.address,
         game=args.game, players=players, options=options, wifi_ssid=args.wifi_ssid,
-        wifi_password=args.wifi_password, pads=args.pads,
+        wifi_password=password, pads=args.pads,
     )
+
+
+def _wifi_password(args: argparse.Namespace) -> str | None | bool:
+    """The Wi-Fi password from --wifi-password-file, --wifi-password or the environment (where the systemd
+    units put it from /etc/default/companion: never on a command line, which every user's `ps` shows). Taken
+    out of the environment, so no program the companion starts inherits it. False: said on stderr."""
+    from_environment = os.environ.pop("COMPANION_WIFI_PASSWORD", None)
+    if args.wifi_password_file:
+        try:
+            return Path(args.wifi_password_file).read_text(encoding="utf-8").strip("\r\n") or None
+        except (OSError, UnicodeDecodeError) as error:
+            print(f"companion {args.command}: --wifi-password-file: {error}", file=sys.stderr)
+            return False
+    return args.wifi_password or from_environment or None
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -37,6 +37,11 @@ def test_bench_phones_runs_phones_against_companion_serve_and_prints_its_figures
     assert "the save file's disk       fdatasync p50" in result.stdout
     acknowledged = int(result.stdout.split("answers acknowledged")[1].split()[0])
     assert acknowledged >= 60
+    from companion.games import GAMES
+
+    for game in GAMES:  # the page's bytes on the wire, per game (a weak Wi-Fi: issue 31)
+        (line,) = [line for line in result.stdout.splitlines() if line.split()[:1] == [game]]
+        assert " page " in line and " KB in " in line and "answered 304" in line, line
 
 
 def test_revealed_text_finds_the_reveal_without_parsing():

@@ -124,7 +124,10 @@ while [ "${1#-}" != "$1" ]; do case $1 in -f|--fields) shift 2 ;; *) shift ;; es
 case "$1 $2" in
     "connection show") cat "$state" 2>/dev/null ;;
     "connection add") for a; do [ "$prev" = con-name ] && echo "$a" >> "$state"; prev=$a; done ;;
-    "connection delete") grep -vxF "$3" "$state" > "$state.new"; mv "$state.new" "$state" ;;
+    "connection load") name=${3##*/}; grep -qxF "${name%.nmconnection}" "$state" 2>/dev/null \
+                       || echo "${name%.nmconnection}" >> "$state" ;;
+    "connection delete") grep -vxF "$3" "$state" > "$state.new"; mv "$state.new" "$state"
+                         rm -f "/etc/NetworkManager/system-connections/$3.nmconnection" ;;
 esac
 """
 
@@ -218,6 +221,8 @@ def test_install_twice_then_uninstall_in_a_clean_debian(chroot):
     nmcli = root / "usr/local/bin/nmcli"
     nmcli.write_text(NMCLI)
     nmcli.chmod(0o755)
+    connections = root / "etc/NetworkManager/system-connections"  # NetworkManager's folder of profiles
+    connections.mkdir(parents=True)
     after_first = _snapshot(root)
 
     # Again, now with the table's own Wi-Fi: nothing new is made, the same files are there.
@@ -226,24 +231,30 @@ def test_install_twice_then_uninstall_in_a_clean_debian(chroot):
     assert "installing the companion's Python packages" not in second.stdout  # the same pyproject.toml
     assert 'Wi-Fi hotspot "Zombie table"' in second.stdout
     calls = (root / "tmp/nmcli.log").read_text().splitlines()
-    assert calls[-1] == ("connection add type wifi ifname wlan0 con-name companion-hotspot connection.autoconnect yes "
-                         "connection.autoconnect-priority 100 802-11-wireless.ssid Zombie table "
-                         "802-11-wireless.mode ap 802-11-wireless.band bg ipv4.method shared "
-                         "ipv4.addresses 10.42.0.1/24 ipv6.method disabled wifi-sec.key-mgmt wpa-psk "
-                         "wifi-sec.psk brains brains"), calls
+    keyfile = root / "etc/NetworkManager/system-connections/companion-hotspot.nmconnection"
+    assert calls[-1] == "connection load /" + str(keyfile.relative_to(root)), calls
+    assert not any("brains" in call for call in calls)  # the password is on no command line
+    assert oct(keyfile.stat().st_mode & 0o777) == "0o600" and keyfile.stat().st_uid == 0
+    profile = keyfile.read_text()
+    for line in ("ssid=Zombie table", "mode=ap", "key-mgmt=wpa-psk", "psk=brains brains", "method=shared",
+                 "address1=10.42.0.1/24", "interface-name=wlan0", "autoconnect-priority=100"):
+        assert line + "\n" in profile, profile
     settings = config.read_text()  # the join screen's Wi-Fi QR code, and the hotspot's address in the URLs
     assert "COMPANION_WIFI_SSID=Zombie table\n" in settings and "COMPANION_WIFI_PASSWORD=brains brains\n" in settings
     assert "COMPANION_ARGS=--address 10.42.0.1\n" in settings
     # Once more with a power button: the same hotspot (modified, not added again) keeps its password.
     again = _chroot(root, *install, "--hotspot", "Zombie table", "--power-button", "3")
-    assert (root / "tmp/nmcli.log").read_text().splitlines()[-1].startswith("connection modify companion-hotspot "
-                                                                          "connection.autoconnect yes")
+    assert (root / "tmp/nmcli.log").read_text().splitlines()[-1] == "connection load /" + str(
+        keyfile.relative_to(root))
+    assert keyfile.read_text() == profile  # the same uuid, the same password
     assert config.read_text() == settings.replace("--address 10.42.0.1\n", "--address 10.42.0.1 --power-button 3\n")
     assert "user companion made" not in again.stdout
     after_second = _snapshot(root)
     # (The copy of the checkout is left out: other work may change the checkout between the two runs.)
     src = "opt/companion/src/"
-    assert {p for p in after_second["paths"] ^ after_first["paths"] if not p.startswith(src)} == set()
+    # (Nor the hotspot's profile, NetworkManager's own: nmcli would make it too, and deletes it at --uninstall.)
+    profile_path = str(keyfile.relative_to(root))
+    assert {p for p in after_second["paths"] ^ after_first["paths"] if not p.startswith(src)} == {profile_path}
     assert after_second["passwd"] == after_first["passwd"] and after_second["group"] == after_first["group"]
     assert after_second["packages"] == after_first["packages"]
 
@@ -259,6 +270,9 @@ def test_install_twice_then_uninstall_in_a_clean_debian(chroot):
     assert "uninstalled" in gone.stdout and "Wi-Fi hotspot removed" in gone.stdout
     assert (root / "tmp/nmcli.log").read_text().splitlines()[-1] == "connection delete companion-hotspot"
     nmcli.unlink()
+    assert not keyfile.exists()
+    connections.rmdir()
+    connections.parent.rmdir()
     after = _snapshot(root)
     assert after["paths"] - before["paths"] == set(), "left behind"
     assert before["paths"] - after["paths"] == set(), "taken away"

@@ -93,8 +93,9 @@ def test_the_kiosk_runs_the_touchscreen_on_kmsdrm_with_the_fixed_save_file_and_r
     assert "--players" not in argv  # without it, the unfinished game resumes
     assert argv[argv.index("--db") + 1] == "/var/lib/companion/companion.sqlite3"
     assert {arg.split("=")[0] for arg in argv if arg.startswith("--")} <= _run_options()
-    # The Wi-Fi's name and password as one word each, even empty or starting with "-" (the QR code's words).
-    assert "--wifi-ssid=${COMPANION_WIFI_SSID}" in argv and "--wifi-password=${COMPANION_WIFI_PASSWORD}" in argv
+    # The Wi-Fi's name as one word, even empty or starting with "-" (the QR code's words); its password is read
+    # from the environment (test_no_unit_puts_the_wifi_password_on_a_command_line).
+    assert "--wifi-ssid=${COMPANION_WIFI_SSID}" in argv
     env = dict(value.split("=", 1) for value in _values(kiosk, "Environment"))
     assert env["SDL_VIDEODRIVER"] == "kmsdrm" and env["COMPANION_POWER"] == "exit"
     assert env["HOME"] == "/var/lib/companion" and env["SDL_VIDEO_ALLOW_SCREENSAVER"] == "0"
@@ -151,3 +152,19 @@ def test_the_units_and_install_pi_agree_on_the_paths():
     assert '"$SRC/systemd/companion.desktop"' in script
     desktop = (UNITS / "companion.desktop").read_text()
     assert "Exec=systemctl --user start companion-desktop.service" in desktop
+
+
+@pytest.mark.parametrize("name", SYSTEM_UNITS + USER_UNITS)
+def test_no_unit_puts_the_wifi_password_on_a_command_line(name):
+    """Every user's `ps` shows a command line: the password reaches the companion in its environment, from
+    /etc/default/companion (mode 0640, root and the companion's group)."""
+    for key in ("ExecStart", "ExecStartPre", "ExecStopPost"):
+        for value in _values(name, key):
+            assert "PASSWORD" not in value and "password" not in value, value
+    assert _values(name, "EnvironmentFile") == ["-/etc/default/companion"]
+
+
+@pytest.mark.parametrize("name", SYSTEM_UNITS + USER_UNITS)
+def test_every_unit_raises_the_descriptor_limit_above_systemds_1024(name):
+    (limit,) = _values(name, "LimitNOFILE")
+    assert int(limit) >= 4096

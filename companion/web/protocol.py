@@ -78,6 +78,8 @@ def parse(text: str | bytes, role: str) -> dict:
         raise BadMessage("bad_json") from None
     if not isinstance(message, dict):
         raise BadMessage("not_object")
+    if not _unicode(message):
+        raise BadMessage("bad_text")  # "\ud800" and the like: no name, no answer, and nothing a frame can carry
     if message.get("v") != VERSION or type(message.get("v")) is not int:
         raise BadMessage("version", version=VERSION)
     kind = message.get("type")
@@ -112,14 +114,46 @@ def parse(text: str | bytes, role: str) -> dict:
     return message
 
 
+def _unicode(message: dict) -> bool:
+    """Every string of the message, keys too, is text UTF-8 can carry: JSON escapes can make lone surrogates."""
+    try:
+        dumps(message).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def safe(value: object, limit: int = 200) -> object:
+    """A refusal's parameter as it may go back to the device: what came from it is cut short and never holds
+    a character UTF-8 cannot carry (a lone surrogate is written as its escape)."""
+    if isinstance(value, str):
+        value = value[:limit]
+        return value if value.isprintable() and _encodes(value) else _shown(value)
+    if isinstance(value, dict):
+        return {str(safe(k, MAX_NAME)): safe(v, limit) for k, v in list(value.items())[:20]}
+    if isinstance(value, list | tuple):
+        return [safe(v, limit) for v in value[:20]]
+    return value if value is None or isinstance(value, bool | int | float) else _shown(str(value))
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _name(value: object) -> bool:
     """A name the server may act on and echo in an error: short text on one line."""
     return isinstance(value, str) and 0 < len(value) <= MAX_NAME and value.isprintable()
 
 
-def _shown(text: str) -> str:
-    """Text from a device, as an error may quote it: on one line, and short."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[:MAX_NAME])
+def _shown(text: str, limit: int = MAX_NAME) -> str:
+    """Text from a device, as an error may quote it: on one line, short, and encodable (a lone surrogate,
+    which str.isprintable() calls printable, is written as its escape)."""
+    return "".join(c if c.isprintable() and not "\ud800" <= c <= "\udfff" else repr(c)[1:-1]
+                   for c in text[:limit])
 
 
 def dumps(value: object) -> str:

@@ -30,6 +30,7 @@ from functools import partial
 from pathlib import Path
 
 from aiohttp import WSMsgType, web
+from aiohttp.http_exceptions import HttpProcessingError
 from yarl import URL
 
 from companion.catalogue import DEFAULT, LANGUAGES, catalogue, language
@@ -37,6 +38,8 @@ from companion.games import GAMES
 from companion.games.base import Message, Refusal
 from companion.table import NotStored, StaleQuestion, Table, TableError
 from companion.web import protocol, qr
+from companion.web.assets import Asset, Assets
+from companion.web.guard import HEADER_TIMEOUT, Guard, Quiet, Tracked
 from companion.web.lan import lan_addresses
 from companion.web.tokens import Pass, Tokens, device_id
 
@@ -52,6 +55,10 @@ SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-store",
 }
+# A script, a style sheet, the manifest or a catalogue, sent compressed with its validator (web/assets.py): no
+# policy of its own (a document's Content-Security-Policy governs what it loads), not sniffed as another type.
+ASSET_HEADERS = {"X-Content-Type-Options": "nosniff"}
+PAGE_HEADERS = {k: v for k, v in SECURITY_HEADERS.items() if k != "Cache-Control"}  # the page: cached, revalidated
 SOCKETS_PER_ADDRESS = 32  # a phone with a few tabs open, many times over
 SOCKETS_PER_LINK = {"seat": 4, "host": 8, "spectator": 256}
 # A new board is sent for this long per turn of the loop (then the loop takes what came in meanwhile, and comes
@@ -64,6 +71,34 @@ MAX_BEHIND = 4 * 1024 * 1024  # bytes a phone may leave unread before it is drop
 DEVICE_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")  # what a page sends as ?device=: its own random key
 # WebSocket close codes the page knows: taken over, new game, takeover refused, unknown token, host link renewed
 TAKEN_OVER, NEW_GAME, TAKEOVER_REFUSED, UNKNOWN_TOKEN, HOST_RENEWED, TOO_MANY = 4001, 4002, 4003, 4004, 4005, 4029
+
+
+class ServerLog(logging.LoggerAdapter):
+    """aiohttp's server logger: a malformed request (bad method, HTTP/9.9, a 9 KB header, garbage) is one short
+    line, at most one per few seconds, a device gone mid-answer a debug line; any other error keeps its
+    traceback (that is a bug of ours)."""
+
+    bad_requests = Quiet(5.0)
+
+    def exception(self, msg: object, *args: object, exc_info: object = True, **kwargs: object) -> None:
+        if isinstance(exc_info, ConnectionError):  # the phone left before its answer was written: no news
+            self.debug("a device left before its answer: %s", exc_info)
+            return
+        if isinstance(exc_info, HttpProcessingError):
+            remote = args[0] if args else "?"
+            self.bad_requests.say(logging.WARNING, "a malformed request from %s: %s", remote,
+                                  _short(str(exc_info.message or type(exc_info).__name__)))
+            return
+        super().exception(msg, *args, exc_info=exc_info, **kwargs)
+
+    def debug(self, msg: object, *args: object, **kwargs: object) -> None:
+        kwargs.pop("exc_info", None)  # aiohttp logs a bad method with its traceback at debug level
+        super().debug(msg, *args, **kwargs)
+
+
+def _short(text: str, limit: int = 80) -> str:
+    """A client's words fit for one log line: printable, and short."""
+    return "".join(c if c.isprintable() else "?" for c in text[:limit])
 
 
 class Denied(Refusal):
@@ -115,7 +150,9 @@ class Connection:
     held: int = 0  # its replies waiting for the disk (the ones after them wait too)
 
     def error(self, code: str, message: Message) -> str:
-        """An error message for this device: a stable code, the catalogue's key and params, the text."""
+        """An error message for this device: a stable code, the catalogue's key and params, the text. The
+        params may hold what the device sent: made safe here, so the frame always encodes as UTF-8."""
+        message = Message(message.key, {str(k): protocol.safe(v) for k, v in message.params.items()})
         return protocol.encode("error", code=code, key=message.key, params=dict(message.params),
                                message=catalogue().text(message, self.lang))
 
@@ -186,12 +223,16 @@ class PhoneServer:
         self._queue: deque[Connection] = deque()  # who is sent the latest state next (host and seats first)
         self._own_hosts: set[str] | None = None
         self._runner: web.AppRunner | None = None
+        self._listener: asyncio.Server | None = None
+        self.guard = Guard()  # the connections that are not a WebSocket yet: capped, timed out
         self.give_pad: Callable[[str], None] | None = None  # the serial pads' "next pad pressed is his"
         self.on_host_renewed: Callable[[], None] | None = None  # told when the host link has changed
         # Told when who is connected, which seats have a device (claimed) or a device asking for them
         # (requests), or the host's problems change: the touchscreen's join screen redraws then.
         self.on_devices_changed: Callable[[], None] | None = None
         self.games_json = [game.SETUP.to_json(name) for name, game in GAMES.items()]  # the new-game forms
+        self.assets = Assets(STATIC)  # the page's files, compressed once
+        self._words: dict[str, tuple[object, Asset]] = {}  # lang -> (the catalogue, its page as an asset)
         self.app = self._make_app()
         self._unsubscribe = table.subscribe(self._changed)
 
@@ -221,33 +262,56 @@ class PhoneServer:
         app.router.add_get("/ws/{token}", self._websocket)
         app.router.add_get("/qr/{token}/{what}.svg", self._qr)
         app.router.add_get("/i18n/{lang}.json", self._catalogue)
-        app.router.add_static("/static/", STATIC, append_version=False)
+        app.router.add_get("/static/{name:.+}", self._static)
         return app
 
     async def start(self, host: str = "0.0.0.0") -> None:
         self.listen_host = host
-        self._runner = web.AppRunner(self.app, handle_signals=False, access_log=None)
+        # An unfinished request is closed after HEADER_TIMEOUT (aiohttp's default keeps it an hour); a malformed
+        # one gets its 400 with a short line in the log, not a traceback (ServerLog).
+        self._runner = web.AppRunner(self.app, handle_signals=False, access_log=None,
+                                     keepalive_timeout=HEADER_TIMEOUT, lingering_time=2.0,
+                                     logger=ServerLog(logging.getLogger("aiohttp.server")))
         await self._runner.setup()
-        site = web.TCPSite(self._runner, host, self.port)
-        await site.start()
+        loop = asyncio.get_running_loop()
+        self.guard.install(loop)
+        server = self._runner.server
+        # Our own listener instead of web.TCPSite: each connection goes through the guard (web/guard.py).
+        self._listener = await loop.create_server(lambda: Tracked(server(), self.guard), host, self.port,
+                                                  reuse_address=True, backlog=128)
         if self.port == 0:  # the system chose a free port: the URLs need the real one
-            self.port = self._runner.addresses[0][1]
+            self.port = self._listener.sockets[0].getsockname()[1]
 
     async def stop(self) -> None:
         self._unsubscribe()
         if self._paced is not None:
             self._paced.cancel()
             self._paced = None
+        if self._listener is not None:
+            self._listener.close()
         for connection in list(self.connections):
             await connection.ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
+            self.guard.uninstall(asyncio.get_running_loop())
 
     async def _catalogue(self, request: web.Request) -> web.Response:
         lang = request.match_info["lang"]
         if lang not in LANGUAGES:
             return web.Response(status=404, text="unknown language\n")
-        return web.json_response(catalogue().page(lang), dumps=protocol.dumps)
+        words = catalogue()
+        known = self._words.get(lang)
+        if known is None or known[0] is not words:  # encoded and compressed once per catalogue read
+            data = protocol.dumps(words.page(lang)).encode("utf-8")
+            known = self._words[lang] = (words, Asset.of(data, "application/json; charset=utf-8"))
+        return known[1].response(request, ASSET_HEADERS)
+
+    async def _static(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        asset = self.assets.get(name)
+        if asset is None:
+            raise web.HTTPNotFound()
+        return asset.response(request, PAGE_HEADERS if name.endswith(".html") else ASSET_HEADERS)
 
     async def _home(self, request: web.Request) -> web.Response:
         return web.Response(text="Scan the QR code of your seat on the table's screen.\n")
@@ -259,7 +323,7 @@ class PhoneServer:
         if who is None or who.role != expected:
             return web.Response(status=404, text="This link is not (or no longer) a seat at this table. "
                                                  "Scan the QR code on the table's screen again.\n")
-        return web.FileResponse(STATIC / "index.html")
+        return self.assets.get("index.html").response(request, PAGE_HEADERS)
 
     async def _qr(self, request: web.Request) -> web.Response:
         who = self.tokens.open(request.match_info["token"])
@@ -320,6 +384,9 @@ class PhoneServer:
             if who is None:
                 return web.Response(status=404, text="unknown\n")
             return web.Response(status=400, text="This is the table's WebSocket.\n")
+        # A WebSocket from now on: it leaves the guard's count of waiting connections (its caps are per address
+        # and per link, its heartbeat finds it gone); any other request stays counted until its connection closes.
+        self.guard.upgraded(request.protocol)
         lang = language(request.query.get("lang"))
         if self._too_many(address, token, who):
             await ws.prepare(request)
@@ -804,8 +871,8 @@ async def _security_headers(request: web.Request, handler) -> web.StreamResponse
         return web.Response(status=error.status, reason=error.reason, text=f"{error.status}: {error.reason}\n",
                             headers={**SECURITY_HEADERS, **{k: v for k, v in error.headers.items()
                                                             if k in ("Allow", "Location")}})
-    if not isinstance(response, web.WebSocketResponse):
-        response.headers.update(SECURITY_HEADERS)
+    if not isinstance(response, web.WebSocketResponse) and "ETag" not in response.headers:
+        response.headers.update(SECURITY_HEADERS)  # (the page's files have their own: Asset.response)
     return response
 
 

@@ -1178,7 +1178,7 @@
   function fetchCatalogue(code) {
     if (!/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(code)) return Promise.resolve(null);
     if (!catalogues.has(code)) {
-      catalogues.set(code, fetch("/i18n/" + encodeURIComponent(code) + ".json", { cache: "no-store" })
+      catalogues.set(code, fetch("/i18n/" + encodeURIComponent(code) + ".json", { cache: "no-cache" })
         .then((response) => (response.ok ? response.json() : null))
         .then((data) => (data && typeof data === "object" && data.messages ? data : null))
         .catch(() => null)
