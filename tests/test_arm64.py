@@ -132,9 +132,11 @@ def test_the_readme_first_command_then_replays_a_first_frame_and_install_pi_on_a
         assert json.loads(there.stdout) == json.loads(here.stdout), name
 
     # The touchscreen, offscreen, to its first frame.
-    (root / "root" / "first_frame.py").write_text(FIRST_FRAME)
-    frame = _in(root, "cd /root && /root/companion/.venv/bin/python first_frame.py /root/first-frame.png run "
-                      "--db /root/box.sqlite3 --host 127.0.0.1 --port 0", "run to a first frame",
+    # (From a folder of its own: beside the checkout, its companion/ would be imported as a namespace package.)
+    (root / "tmp" / "frame").mkdir(exist_ok=True)
+    (root / "tmp" / "frame" / "first_frame.py").write_text(FIRST_FRAME)
+    frame = _in(root, "cd /tmp/frame && /root/companion/.venv/bin/python first_frame.py /tmp/frame/first-frame.png "
+                      "run --db /tmp/frame/box.sqlite3 --host 127.0.0.1 --port 0", "run to a first frame",
                 env={"SDL_VIDEODRIVER": "offscreen", "KIVY_NO_ARGS": "1"})
     seen = json.loads(frame.stdout.splitlines()[-1])
     assert seen["screen"] == "newgame", seen
