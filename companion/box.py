@@ -88,7 +88,10 @@ class Box:
         except OSError as error:
             raise BoxError(f"cannot listen on {options.host}:{options.port}: {error.strerror or error}") from None
         if options.pads:
-            unfinished = self.store.unfinished() if not options.players else None
+            try:
+                unfinished = self.store.unfinished() if not options.players else None
+            except StoreError as error:
+                raise BoxError(str(error)) from None
             self._open_pads(options.pads, options.players or (list(unfinished.players) if unfinished else None))
         self._unsubscribe = self.table.subscribe(self._table_changed)
         try:
@@ -98,6 +101,8 @@ class Box:
                 self.resumed = self.table.resume() is not None
         except Refusal as refused:
             raise BoxError(str(refused)) from None
+        except StoreError as error:  # the unfinished game's record or log is damaged
+            raise BoxError(str(error)) from None
         self._checkpointer = asyncio.create_task(self._checkpoint_when_idle())
 
     async def _checkpoint_when_idle(self) -> None:

@@ -37,6 +37,12 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--power-button", metavar="GPIO", type=lambda pin: int(pin) if pin.isdigit() else pin,
                      help="a button on this GPIO pin (BCM number) that powers the box off when held 3 seconds")
 
+    salvage = commands.add_parser("salvage", help="copy every game a damaged save file still holds into a new "
+                                                  "save file (the damaged one is left as it is)")
+    salvage.add_argument("--db", required=True, help="the damaged save file")
+    salvage.add_argument("--to", required=True, help="the new save file (it must not exist yet)")
+    salvage.add_argument("--lang", choices=list(LANGUAGES), default="en", help="the language of the summary")
+
     history = commands.add_parser("history", help="list the finished games in a save file")
     history.add_argument("--db", help="the save file (default: the companion's own)")
 
@@ -70,6 +76,10 @@ def main(argv: list[str] | None = None) -> int:
         return _resume(args.db, args.lang)
     if args.command == "history":
         return _history(args.db)
+    if args.command == "salvage":
+        from companion.salvage import salvage_command
+
+        return salvage_command(args.db, args.to, args.lang)
     if args.command == "serve":
         return _serve(args)
     if args.command == "doctor":
@@ -161,6 +171,7 @@ def _record(table, lang: str | None) -> dict:
 
 def _replay(path: str, db: str | None, lang: str | None = None) -> int:
     from companion.replay import ReplayError, load_script, play
+    from companion.store import StoreError
 
     store = _open_store(db) if db else None
     if db and store is None:
@@ -170,6 +181,9 @@ def _replay(path: str, db: str | None, lang: str | None = None) -> int:
     except ReplayError as error:
         print(f"companion replay: {error}", file=sys.stderr)
         return 2
+    except StoreError as error:  # a damaged page found while playing
+        print(f"companion: {error}", file=sys.stderr)
+        return 2
     finally:
         if store is not None:
             store.close()
@@ -178,6 +192,7 @@ def _replay(path: str, db: str | None, lang: str | None = None) -> int:
 
 
 def _resume(db: str | None, lang: str | None = None) -> int:
+    from companion.store import StoreError
     from companion.table import Table, TableError
 
     store = _open_store(db)
@@ -190,6 +205,9 @@ def _resume(db: str | None, lang: str | None = None) -> int:
         except TableError as error:
             print(f"companion resume: {error}", file=sys.stderr)
             return 2
+        except StoreError as error:  # the game's record or a page of its log is damaged
+            print(f"companion: {error}", file=sys.stderr)
+            return 2
         if record is None:
             print(f"companion resume: no unfinished game in {store.path}", file=sys.stderr)
             return 1
@@ -198,11 +216,17 @@ def _resume(db: str | None, lang: str | None = None) -> int:
 
 
 def _history(db: str | None) -> int:
+    from companion.store import StoreError
+
     store = _open_store(db, readonly=True)  # beside a running table too
     if store is None:
         return 2
     with store:
-        games = store.history()
+        try:
+            games = store.history()
+        except StoreError as error:
+            print(f"companion: {error}", file=sys.stderr)
+            return 2
         if not games:
             print("no finished games yet")
         for game in games:

@@ -71,6 +71,7 @@ CREATE TABLE events (
 );
 """
 _TABLES = {"meta", "games", "events"}
+_GAME_COLUMNS = "id, game, players, options, position, started, finished, winners, rounds"
 
 
 class StoreError(Exception):
@@ -166,6 +167,8 @@ class EventStore:
             self._open_reader()
             return
         self._fd, created, writable = self._lock()
+        wal = Path(f"{self.path}-wal")
+        self._found_wal = wal.is_file() and wal.stat().st_size > 0  # answers not yet copied into the file itself
         try:
             fresh = self._inspect(writable)
             self._check_room()
@@ -208,6 +211,9 @@ class EventStore:
     def _open_reader(self) -> None:
         if not self.path.is_file():
             raise StoreError(f"cannot open {self.path}: there is no such file")
+        size, wal = self.path.stat().st_size, Path(f"{self.path}-wal")
+        if size < SQLITE_HEADER_SIZE and wal.is_file() and wal.stat().st_size > 0:
+            raise self._corrupt(f"it is cut short at {size} bytes")  # (SQLite would drop the WAL of an empty file)
         try:
             self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=5.0,
                                        isolation_level=None)
@@ -222,13 +228,28 @@ class EventStore:
 
     def _release(self, created: bool = False) -> None:
         if self._db is not None:
+            reader = self._reader_while_closing()
             self._db.close()
             self._db = None
+            if reader is not None:
+                reader.close()
         if created and self._fd >= 0 and os.fstat(self._fd).st_size == 0:
             self.path.unlink(missing_ok=True)  # leave the folder as it was: nothing of ours was written
         if self._fd >= 0:
             os.close(self._fd)  # after SQLite's own descriptors: closing this one drops the flock
             self._fd = -1
+
+    def _reader_while_closing(self) -> sqlite3.Connection | None:
+        """A store that wrote nothing leaves the files as it found them: SQLite would copy a WAL it found into the
+        file on close (a damaged file must never change), but not while another connection reads it."""
+        if self.writes or not getattr(self, "_found_wal", False):
+            return None
+        try:
+            reader = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
+            reader.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.Error:
+            return None
+        return reader
 
     def _keep_private(self) -> None:
         """Our save file (and its sidecars) readable by its owner only: it holds every seat's link."""
@@ -274,6 +295,23 @@ class EventStore:
             raise StoreError(f"the disk holding {self.path} is full ({free // 1024} KB free, the companion needs "
                              f"{MIN_FREE_BYTES // 1024 // 1024} MB): free some space first")
 
+    def _corrupt(self, detail: str) -> StoreError:
+        """A damaged save file, said with what to do: its readable games are copied to a new file, it is left as is."""
+        return StoreError(f"{self.path} is corrupt: {detail}; it is left as it is: `companion salvage --db "
+                          f"{self.path} --to NEW` copies the games it still holds into a new save file NEW")
+
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        """Rows read from the save file: SQLite finding a damaged page is a StoreError that says so."""
+        try:
+            yield
+        except sqlite3.OperationalError as exc:
+            if "decode" in str(exc):  # a text torn into bytes that are not UTF-8
+                raise self._corrupt(str(exc)) from None
+            raise StoreError(f"cannot read {self.path}: {exc}") from None
+        except sqlite3.DatabaseError as exc:
+            raise self._corrupt(str(exc)) from None
+
     def _read_only(self, detail: str) -> StoreError:
         return StoreError(f"{self.path} is read-only ({detail}): the companion could not store a single answer "
                           f"in it; make the file and its folder writable, or use another save file")
@@ -298,8 +336,8 @@ class EventStore:
     def _inspect_file(self, path: Path, writable: bool) -> bool:
         try:
             size = path.stat().st_size
-            if size == 0:
-                return True
+            if size == 0 and not _has_frames(Path(f"{path}-wal")):
+                return True  # a new file (an empty one with a WAL beside it is a file cut to nothing)
             with path.open("rb") as file:
                 header = file.read(SQLITE_HEADER_SIZE)
         except OSError as exc:
@@ -307,7 +345,7 @@ class EventStore:
         if not header.startswith(SQLITE_MAGIC[: len(header)]):
             raise StoreError(f"{self.path} is not a companion database (it is not an SQLite file)")
         if len(header) < SQLITE_HEADER_SIZE:
-            raise StoreError(f"{self.path} is corrupt: it is cut short at {size} bytes")
+            raise self._corrupt(f"it is cut short at {size} bytes")
         # SQLite's own checks do not notice a file cut inside its last page: compare with the header. While a
         # WAL holds frames, SQLite reads the newest pages and the size from it (a checkpoint that was cut off
         # leaves the main file short, or a page in it half old): only SQLite's checks below count then.
@@ -316,9 +354,9 @@ class EventStore:
         pages = int.from_bytes(header[28:32], "big")
         pages_valid = header[92:96] == header[24:28]  # "version-valid-for" equals the change counter
         if page_size < 512 or page_size & (page_size - 1):
-            raise StoreError(f"{self.path} is corrupt: its header names a page size of {page_size} bytes")
+            raise self._corrupt(f"its header names a page size of {page_size} bytes")
         if not _has_frames(Path(f"{path}-wal")) and (size % page_size or (pages_valid and size < pages * page_size)):
-            raise StoreError(f"{self.path} is corrupt: it is cut short at {size} bytes")
+            raise self._corrupt(f"it is cut short at {size} bytes")
         if not writable:
             raise self._read_only("the file cannot be opened for writing")
         if not os.access(self.path.parent, os.W_OK):
@@ -338,7 +376,7 @@ class EventStore:
         except sqlite3.OperationalError as exc:
             error = StoreError(f"cannot read {self.path}: {exc}")
         except sqlite3.DatabaseError as exc:
-            error = StoreError(f"{self.path} is corrupt: {exc}")
+            error = self._corrupt(str(exc))
         for sidecar in ours:  # reading a WAL-mode file makes these; leave the folder as it was
             sidecar.unlink(missing_ok=True)
         raise error
@@ -360,14 +398,14 @@ class EventStore:
             )
         missing = _TABLES - set(tables)
         if version < 1 or missing:
-            raise StoreError(f"{self.path} is corrupt: schema {version}, missing tables {sorted(missing)}")
+            raise self._corrupt(f"schema {version}, missing tables {sorted(missing)}")
         row = db.execute("SELECT value FROM meta WHERE key = 'application'").fetchone()
         if row != ("companion",):
-            raise StoreError(f"{self.path} is corrupt: its meta table does not name the companion")
+            raise self._corrupt("its meta table does not name the companion")
         problems = [line for (text,) in db.execute("PRAGMA quick_check") for line in text.splitlines()]
         if problems != ["ok"]:
             problems = [line for line in problems if not line.startswith("***")]  # "*** in database main ***"
-            raise StoreError(f"{self.path} is corrupt: {'; '.join(problems[:3])}")
+            raise self._corrupt('; '.join(problems[:3]))
         return False
 
     def _create(self) -> None:
@@ -490,7 +528,9 @@ class EventStore:
     def events(self, game_id: int) -> list[dict[str, Any]]:
         """The game's events in the order they were appended."""
         self._record(game_id)
-        rows = self._db.execute("SELECT seq, event FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
+        with self._reading():
+            rows = self._db.execute("SELECT seq, event FROM events WHERE game_id = ? ORDER BY seq",
+                                    (game_id,)).fetchall()
         return [self._loads(text, f"event {seq} of game {game_id}") for seq, text in rows]
 
     def game(self, game_id: int) -> GameRecord:
@@ -498,9 +538,8 @@ class EventStore:
 
     def unfinished(self) -> GameRecord | None:
         """The newest game that has not finished, to carry on after a restart."""
-        row = self._db.execute(
-            "SELECT * FROM games WHERE finished IS NULL ORDER BY id DESC LIMIT 1"
-        ).fetchone()
+        with self._reading():
+            row = self._db.execute("SELECT * FROM games WHERE finished IS NULL ORDER BY id DESC LIMIT 1").fetchone()
         return None if row is None else self._game_record(row)
 
     def finish(self, game_id: int, winners: Sequence[str], rounds: int) -> None:
@@ -523,14 +562,37 @@ class EventStore:
             (_now(), _dumps(list(winners)), rounds, game_id),
         )
 
+    def restore(self, games: Sequence[tuple], logs: dict[int, dict[int, str]], settings: dict[str, str]) -> None:
+        """Fill a new save file with the rows salvaged from a damaged one (companion/salvage.py), in one
+        transaction: the games' rows as they were (ids included), each game's events {seq: event}, the settings."""
+        with self._transaction():
+            if self._db.execute("SELECT count(*) FROM games").fetchone() != (0,):
+                raise ValueError(f"{self.path} already holds games: salvage into a new save file")
+            self._db.executemany(f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", games)
+            self._db.executemany("INSERT INTO events (game_id, seq, event) VALUES (?, ?, ?)",
+                                 [(game_id, seq, text) for game_id, log in logs.items()
+                                  for seq, text in log.items()])
+            self._db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", settings.items())
+
+    def drop_events_from(self, game_id: int, seq: int) -> int:
+        """Drop an unfinished game's events from `seq` on (a salvaged log that its rules cannot fold past
+        there); how many were dropped."""
+        with self._transaction():
+            if self._record(game_id).is_finished:
+                raise ValueError(f"game {game_id} is finished: its events stay as they are")
+            cursor = self._db.execute("DELETE FROM events WHERE game_id = ? AND seq >= ?", (game_id, seq))
+        return cursor.rowcount
+
     def history(self) -> list[GameRecord]:
         """Finished games, newest first."""
-        rows = self._db.execute("SELECT * FROM games WHERE finished IS NOT NULL ORDER BY id DESC")
-        return [self._game_record(row) for row in rows.fetchall()]
+        with self._reading():
+            rows = self._db.execute("SELECT * FROM games WHERE finished IS NOT NULL ORDER BY id DESC").fetchall()
+        return [self._game_record(row) for row in rows]
 
     def setting(self, key: str) -> Any:
         """A value kept in the save file (the host's token, a game's seat tokens), or None."""
-        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (f"setting:{key}",)).fetchone()
+        with self._reading():
+            row = self._db.execute("SELECT value FROM meta WHERE key = ?", (f"setting:{key}",)).fetchone()
         return None if row is None else self._loads(row[0], f"setting {key}")
 
     def set_setting(self, key: str, value: Any) -> None:
@@ -569,7 +631,8 @@ class EventStore:
     # --- rows --------------------------------------------------------------------------------------------
 
     def _record(self, game_id: int) -> GameRecord:
-        row = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        with self._reading():
+            row = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise KeyError(f"there is no game {game_id} in {self.path}")
         return self._game_record(row)
@@ -577,23 +640,30 @@ class EventStore:
     def _game_record(self, row: tuple[Any, ...]) -> GameRecord:
         game_id, game, players, options, position, started, finished, winners, rounds = row
         where = f"game {game_id}"
-        return GameRecord(
-            id=game_id,
-            game=game,
-            players=tuple(self._loads(players, where)),
-            options=self._loads(options, where),
-            position=None if position is None else self._loads(position, where),
-            started=datetime.fromisoformat(started),
-            finished=None if finished is None else datetime.fromisoformat(finished),
-            winners=None if winners is None else tuple(self._loads(winners, where)),
-            rounds=rounds,
-        )
+        try:
+            record = GameRecord(
+                id=game_id,
+                game=game,
+                players=tuple(self._loads(players, where)),
+                options=self._loads(options, where),
+                position=None if position is None else self._loads(position, where),
+                started=datetime.fromisoformat(started),
+                finished=None if finished is None else datetime.fromisoformat(finished),
+                winners=None if winners is None else tuple(self._loads(winners, where)),
+                rounds=rounds,
+            )
+        except (TypeError, ValueError) as exc:  # a date or a list torn into something else
+            raise self._corrupt(f"{where} is not a game's record ({exc})") from None
+        if not (isinstance(game, str) and all(isinstance(p, str) for p in record.players)
+                and isinstance(record.options, dict) and (rounds is None or type(rounds) is int)):
+            raise self._corrupt(f"{where} is not a game's record")
+        return record
 
     def _loads(self, text: str, where: str) -> Any:
         try:
             return json.loads(text)
         except ValueError as exc:
-            raise StoreError(f"{self.path} is corrupt: {where} is not JSON ({exc})") from None
+            raise self._corrupt(f"{where} is not JSON ({exc})") from None
 
 
 def _dumps(value: Any) -> str:

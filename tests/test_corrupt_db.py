@@ -10,6 +10,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
+from contextlib import closing, suppress
 from pathlib import Path
 
 import pytest
@@ -184,3 +185,196 @@ def test_history_lists_each_finished_game_with_its_date_players_winners_and_roun
         assert record["over"] and list(game.winners) == record["winners"] and game.rounds == record["round"]
         assert line == (f"{game.finished:%Y-%m-%d %H:%M}  mall-of-horror  {', '.join(game.players)}  "
                         f"won by {', '.join(record['winners'])} after {record['round']} round(s)")
+
+
+# --- a damaged SD card: torn, truncated and flipped save files, and what salvage keeps ---------------------------
+
+
+@pytest.fixture(scope="module")
+def save_with_wal(tmp_path_factory) -> tuple[bytes, bytes]:
+    """A save file as a power cut leaves it: a finished game and the first 30 answers of another in the main file,
+    30 more answers still only in its write-ahead log (the main file and the WAL, both)."""
+    path = tmp_path_factory.mktemp("wal") / "companion.sqlite3"
+    with EventStore(path) as store:
+        assert play(store, script_of(1, 4)).state.over
+        script = script_of(2, 5, answers=60)
+        table = Table(store, DiceCup(scripted=script["dice"], picks=script["picks"]))
+        table.new_game("mall-of-horror", script["players"])
+        for answered, action in enumerate(script["actions"]):
+            if answered == 30:
+                assert store.checkpoint()
+            table.answer(action)
+        assert not table.state.over
+        main, wal = path.read_bytes(), Path(f"{path}-wal").read_bytes()
+    assert len(wal) > 5 * page_size(main)
+    return main, wal
+
+
+def damage(data: bytes, kind: str, at: int, page: int) -> bytes:
+    if kind == "torn":  # a write cut inside a page: the rest of that page is zeros
+        end = min(len(data), (at // page + 1) * page)
+        return data[:at] + bytes(end - at) + data[end:]
+    if kind == "truncated":
+        return data[:at]
+    return data[:at] + bytes([data[at] ^ 0xFF]) + data[at + 1:]  # "flipped": one byte's bits turned over
+
+
+def damages(main: bytes, wal: bytes) -> list[tuple[str, str, int]]:
+    page = page_size(main)
+    cases = []
+    for target, size, special in (("main", len(main), (16, 28, 92, 100, page, page + 8)),
+                                  ("wal", len(wal), (8, 16, 24, 32, 40, 56, 32 + 24 + page))):
+        offsets = sorted({*range(0, size, size // 23), *special, size - 1})
+        cases += [(target, kind, at) for at in offsets if at < size for kind in ("torn", "truncated", "flipped")]
+    # Torn in the middle of every page of the main file (the games' rows, the events' and their index's) and of
+    # every other page in the WAL.
+    cases += [("main", "torn", at) for at in range(page // 2, len(main), page)]
+    cases += [("wal", "torn", at) for at in range(32 + 24 + page // 2, len(wal), 2 * (24 + page))]
+    return cases
+
+
+def in_process(*args: str) -> tuple[int, str, str, str | None]:
+    """companion's command run here (fast over hundreds of files): exit status, stdout, stderr, and the
+    traceback a person would have seen, if any."""
+    import contextlib
+    import io
+    import traceback
+
+    from companion.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(list(args))
+    except BaseException:  # noqa: BLE001 - anything that escapes is a traceback on a person's screen
+        return -1, out.getvalue(), err.getvalue(), traceback.format_exc()
+    return code, out.getvalue(), err.getvalue(), None
+
+
+def readable_by_sqlite(main: bytes, wal: bytes, folder: Path) -> set[tuple[int, int, str]]:
+    """The whole events a read-only SQLite still reads from copies of the files (until its first error), of the
+    games whose row it reads too: all of a finished game's, the run from the first event of an unfinished one's."""
+    folder.mkdir()
+    copy = folder / "copy.sqlite3"
+    copy.write_bytes(main)
+    Path(f"{copy}-wal").write_bytes(wal)
+    rows, games = [], {}
+    with suppress(sqlite3.Error), closing(sqlite3.connect(f"{copy.as_uri()}?mode=ro", uri=True)) as db:
+        with suppress(sqlite3.Error):
+            for game_id, finished in db.execute("SELECT id, finished FROM games"):
+                games[game_id] = finished is not None
+        with suppress(sqlite3.Error):
+            for row in db.execute("SELECT game_id, seq, event FROM events"):
+                rows.append(row)
+    whole = {(g, s): e for g, s, e in rows if type(g) is int and type(s) is int and isinstance(e, str)
+             and e.startswith("{") and _is_json(e)}
+    readable = set()
+    for game_id, finished in games.items():
+        seq = 1
+        for (g, s), e in sorted(whole.items()):
+            if g == game_id and (finished or s == seq):
+                readable.add((g, s, e))
+                seq += 1
+    return readable
+
+
+def _is_json(text: str) -> bool:
+    try:
+        return isinstance(json.loads(text), dict)
+    except ValueError:
+        return False
+
+
+def test_a_damaged_save_file_is_one_line_never_changed_and_salvage_keeps_what_sqlite_reads(tmp_path, save_with_wal):
+    import hashlib
+
+    from companion import doctor
+
+    def digest(path: Path) -> str | None:
+        return hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else None
+
+    main, wal = save_with_wal
+    page = page_size(main)
+    tracebacks, changed, unclear, lost, unresumed, refused = [], [], [], [], [], 0
+    kept_all = 0
+    cases = damages(main, wal)
+    for target, kind, at in cases:
+        name = f"{target}-{kind}-{at}"
+        folder = tmp_path / name
+        folder.mkdir()
+        path = folder / "companion.sqlite3"
+        files = {"main": main, "wal": wal}
+        files[target] = damage(files[target], kind, at, page)
+        path.write_bytes(files["main"])
+        Path(f"{path}-wal").write_bytes(files["wal"])
+        before = (digest(path), digest(Path(f"{path}-wal")))
+
+        for args in (("resume", "--db", str(path)), ("history", "--db", str(path))):
+            code, _out, err, trace = in_process(*args)
+            if trace:
+                tracebacks.append((name, args[0], trace.splitlines()[-1]))
+            elif code == 2:
+                refused += 1
+                if "\n" in err.strip() or not err.startswith("companion") or str(path) not in err:
+                    unclear.append((name, args[0], err))
+        try:
+            doctor.check_save(path)
+        except Exception as error:  # noqa: BLE001
+            tracebacks.append((name, "doctor", repr(error)))
+
+        new = folder / "salvaged.sqlite3"
+        code, out, err, trace = in_process("salvage", "--db", str(path), "--to", str(new))
+        if trace or code != 0:
+            tracebacks.append((name, "salvage", trace or err))
+            continue
+        assert out.startswith("Kept ") and f"from {path}, which is left as it was." in out.splitlines()[0], out
+        if (digest(path), digest(Path(f"{path}-wal"))) != before:
+            changed.append(name)
+        with closing(sqlite3.connect(new)) as db:
+            kept = set(db.execute("SELECT game_id, seq, event FROM events"))
+            unfinished = db.execute("SELECT id FROM games WHERE finished IS NULL").fetchall()
+        kept_all += len(kept)
+        missing = readable_by_sqlite(files["main"], files["wal"], tmp_path / f"{name}-ro") - kept
+        if missing:
+            lost.append((name, len(missing)))
+        code, _out, err, trace = in_process("resume", "--db", str(new))
+        if trace or code != (0 if unfinished else 1):
+            unresumed.append((name, code, trace or err))
+
+    print(f"\n{len(cases)} damaged save files: {refused} refusals in one line; salvage kept {kept_all} events")
+    assert tracebacks == []
+    assert unclear == []
+    assert changed == [], changed
+    assert lost == [], lost
+    assert unresumed == [], unresumed
+
+
+def test_salvage_says_what_it_kept_in_the_players_language_and_never_writes_over_a_file(tmp_path, save_with_wal):
+    main, wal = save_with_wal
+    page = page_size(main)
+    damaged = tmp_path / "companion.sqlite3"
+    damaged.write_bytes(damage(main, "torn", 6 * page + page // 2, page))  # a page of the first game's events
+    Path(f"{damaged}-wal").write_bytes(wal)
+    refused = companion("resume", "--db", str(damaged))
+    assert refused.returncode == 2 and "companion salvage --db" in refused.stderr, refused.stderr
+
+    new = tmp_path / "salvaged.sqlite3"
+    done = companion("salvage", "--db", str(damaged), "--to", str(new), "--lang", "zh-Hans")
+    assert done.returncode == 0, done.stderr
+    kept, resumes = done.stdout.splitlines()
+    assert kept.startswith(f"已从 {damaged} 保留 ") and f"到 {new}（保留的游戏：2 局）" in kept
+    assert resumes.startswith("其中未完成的第 2 局从前 ") and resumes.endswith(f"companion run --db {new}")
+    sound = tmp_path / "sound"  # the same save file undamaged: the unfinished game resumes just as it would there
+    sound.mkdir()
+    (sound / "companion.sqlite3").write_bytes(main)
+    (sound / "companion.sqlite3-wal").write_bytes(wal)
+    resumed = companion("resume", "--db", str(new))
+    expected = companion("resume", "--db", str(sound / "companion.sqlite3"))
+    assert resumed.returncode == 0 and resumed.stdout == expected.stdout, resumed.stderr
+
+    again = companion("salvage", "--db", str(damaged), "--to", str(new))
+    assert again.returncode == 2 and again.stderr.strip() == (f"{new} already exists: name a new file to salvage "
+                                                              "into (nothing was written).")
+    missing = companion("salvage", "--db", str(tmp_path / "none.sqlite3"), "--to", str(tmp_path / "x.sqlite3"))
+    assert missing.returncode == 2 and "does not exist: there is nothing to salvage." in missing.stderr
+    assert not (tmp_path / "x.sqlite3").exists()

@@ -1,7 +1,8 @@
 """`companion doctor`: on this machine as it is, then with each check made to fail — by the environment (PATH,
-DISPLAY), temporary /dev and /proc trees, another user (setpriv to nobody), a private network and mount namespace
-(unshare: no network, a 2 MB disk), a save file held by a running store or not a save file at all; only the probes
-that read hardware this machine lacks (GL libraries, the USB pad hub's id) are replaced at the edge."""
+DISPLAY), temporary /dev and /proc trees, another user (setpriv to nobody), a network namespace of its own
+(unshare: no network), a private mount namespace (a 2 MB disk), a save file held by a running store or not a save
+file at all; only the probes that read hardware this machine lacks (GL libraries, the USB pad hub's id) are
+replaced at the edge. Where this machine cannot make a namespace (a chroot), its test is skipped and says why."""
 
 from __future__ import annotations
 
@@ -301,18 +302,38 @@ def _another_user_without_groups_or_the_save_file(tmp_path):
     assert status == "fix" and text.startswith("could not be checked as nobody (") and "Permission denied" in text
 
 
-@ROOT_ONLY
-def test_no_network_and_a_full_disk(tmp_path):
+def _namespace(*flags: str) -> list[str]:
+    """`unshare` with these namespaces, or a skip saying why this machine cannot make them (a chroot whose root is
+    not a mount point cannot make a private mount namespace: unshare cannot change the root's propagation)."""
     if shutil.which("unshare") is None:
         pytest.skip("unshare is not installed")
+    command = ["unshare", *flags]
+    probe = subprocess.run([*command, "true"], capture_output=True, text=True)
+    if probe.returncode != 0:
+        pytest.skip(f"this machine gives no {' '.join(flags)} namespace: {probe.stderr.strip()}")
+    return command
+
+
+@ROOT_ONLY
+def test_no_network(tmp_path):
+    command = _namespace("--net")  # a network namespace of its own: only a loopback, and it is down
+    doctor_command = [sys.executable, "-m", "companion", "doctor", "--db", str(tmp_path / "box.sqlite3")]
+    done = subprocess.run([*command, *doctor_command], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stdout + done.stderr
+    found = _lines(done.stdout)
+    assert found["network"] == ("fix", "no address the phones can reach: join a Wi-Fi (sudo nmtui) or make the "
+                                       "box's own (sudo sh scripts/install-pi --hotspot \"Zombie table\")")
+
+
+@ROOT_ONLY
+def test_a_full_disk(tmp_path):
+    command = _namespace("--mount", "--propagation", "private")  # the tmpfs is seen by this test only
     disk = tmp_path / "disk"
     disk.mkdir()
     script = f"mount -t tmpfs -o size=2m tmpfs {disk} && {sys.executable} -m companion doctor --db {disk}/box.sqlite3"
-    done = subprocess.run(["unshare", "--net", "--mount", "--propagation", "private", "sh", "-c", script],
-                          capture_output=True, text=True)
-    found = _lines(done.stdout)
-    assert done.returncode == 1, done.stdout + done.stderr
-    assert found["network"] == ("fix", "no address the phones can reach: join a Wi-Fi (sudo nmtui) or make the "
-                                       "box's own (sudo sh scripts/install-pi --hotspot \"Zombie table\")")
-    status, text = found["space"]
+    done = subprocess.run([*command, "sh", "-c", script], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stdout + done.stderr
+    status, text = _lines(done.stdout)["space"]
     assert status == "fix" and text.startswith(f"only 2 MB free in {disk} (companion needs 100 MB)")

@@ -172,6 +172,9 @@ def chroot(tmp_path_factory):
 def test_install_twice_then_uninstall_in_a_clean_debian(chroot):
     root = chroot
     _chroot(root, "useradd", "--create-home", "pi")  # the desktop image's user (the test's own)
+    # The README's premise: a fresh Debian with python3 (and apt's lists), whose own packages stay.
+    _chroot(root, "apt-get", "update", "-q")
+    _chroot(root, "apt-get", "install", "-y", "-q", "--no-install-recommends", "python3")
     before = _snapshot(root)
     install = ["sh", "/mnt/src/scripts/install-pi", "--no-enable"]
 
@@ -183,6 +186,10 @@ def test_install_twice_then_uninstall_in_a_clean_debian(chroot):
     assert "group gpio: not on this system" in said
     assert "nothing enabled (--no-enable)" in said
     installed = _snapshot(root)
+    # What apt pulled in for the packages it named is remembered too, and nothing that was there before.
+    record = set((root / "opt/companion/installed").read_text().splitlines())
+    assert {"package python3-venv", "package python3.11-venv", "package python3-pip-whl"} <= record, record
+    assert "package python3" not in record and "package python3.11" not in record
 
     # The box as installed.
     passwd = dict(line.split(":", 1) for line in installed["passwd"])
@@ -278,3 +285,17 @@ def test_install_twice_then_uninstall_in_a_clean_debian(chroot):
     assert before["paths"] - after["paths"] == set(), "taken away"
     assert after["passwd"] == before["passwd"] and after["group"] == before["group"]
     assert after["packages"] == before["packages"]
+
+
+def test_uninstall_keeps_a_package_that_something_installed_since_needs(chroot):
+    root = chroot
+    _chroot(root, "sh", "/mnt/src/scripts/install-pi", "--no-enable")
+    # After the install, the owner adds a package of his own that needs one the install added.
+    _chroot(root, "apt-get", "install", "-y", "-q", "--no-install-recommends", "libgbm-dev")
+    gone = _chroot(root, "sh", "/mnt/src/scripts/install-pi", "--uninstall")
+    assert "keeping libgbm1: libgbm-dev need it" in gone.stdout, gone.stdout
+    status = _chroot(root, "dpkg-query", "-W", "-f", "${Package} ${db:Status-Status}\n", "libgbm1",
+                     "libgbm-dev").stdout.splitlines()
+    assert sorted(status) == ["libgbm-dev installed", "libgbm1 installed"], status
+    espeak = _chroot(root, "dpkg-query", "-W", "-f", "${db:Status-Status}", "espeak-ng", check=False)
+    assert espeak.stdout in ("", "not-installed"), espeak.stdout  # what nothing else needs is gone

@@ -32,7 +32,14 @@ from companion.ui.words import Words
 
 log = logging.getLogger("companion.ui")
 
-KV = Path(__file__).resolve().parents[2] / "kv"
+
+def _layouts() -> Path:
+    """The kv files: the installed package's companion/kv (a wheel), else the checkout's own kv/ (run from it)."""
+    packaged = Path(__file__).resolve().parents[1] / "kv"
+    return packaged if packaged.is_dir() else Path(__file__).resolve().parents[2] / "kv"
+
+
+KV = _layouts()
 SCREENS = ("board", "answer", "cover", "confirm", "join", "newgame", "menu", "history", "end")
 LANG_SETTING = "screen_language"
 MUTED_SETTING = "screen_muted"
