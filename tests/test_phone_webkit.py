@@ -208,7 +208,7 @@ def test_a_whole_game_with_one_seat_in_webkit_beside_chromium_seats(tmp_path, br
         blue.says("#revealed .ballot-row[data-voter=red]", shows(f"● Red {say('page.votes', count=1)} → ● Red"))
 
         # The zombie dice: the elected Chief sees them only while he holds the button down.
-        blue.says("#secrets .peek-button", say("page.peek_dice"))
+        blue.says("#secrets .peek-button", say("page.peek_what", what=say("mall.board.secret_dice")))
         assert blue.count(".peek-secret") == 0 and blue.count(".die") == 0
         blue.hold("#secrets .peek-button")
         blue.wait(lambda: blue.count(".peek-secret .die") == 4, "the dice while held")
