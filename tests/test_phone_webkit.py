@@ -219,14 +219,14 @@ def test_a_whole_game_with_one_seat_in_webkit_beside_chromium_seats(tmp_path, br
         # Destinations: the Chief's in public from WebKit, then the others' in secret.
         blue.wait(lambda: blue.count("#question " + answer_selector({"seat": "blue", "go": 6})), "his question")
         blue.tap({"seat": "blue", "go": 6})
-        blue.says("#board .chief-destination", say("mall.board.chief_goes", location=6))
+        blue.says("#board .part-line.act", say("mall.board.chief_goes", location=6))
         assert table.stored("blue")[-1] == {"seat": "blue", "go": 6}
         red.choose({"seat": "red", "go": 1})
         yellow.choose({"seat": "yellow", "go": 1})
         green.answer({"seat": "green", "go": 3})
         # The reveal, and the cup's commitment checked by WebKit's own page.
-        blue.wait(lambda: blue.texts("#board .cup .die") == [str(die) for die in ZOMBIE_DICE], "the dice shown")
-        blue.says("#board .destinations", re.compile(re.escape("Yellow → " + place(1))))
+        blue.wait(lambda: blue.texts("#board .part-line.act .die") == [str(die) for die in ZOMBIE_DICE], "the dice shown")
+        blue.says("#board", re.compile(re.escape("Yellow → " + place(1))))
         blue.says("#fairness .roll[data-roll='1'] .verify", say("page.verified"), "the fairness check")
 
         # The box restarts: every page reconnects by itself and is asked the same question again.
