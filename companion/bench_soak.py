@@ -1,9 +1,11 @@
 """`companion bench soak --game G --minutes M`: a whole night of play against a real `companion serve`.
 
 Whole games back to back, every seat a bot phone that answers what its question shows (a choice, a number in its
-range, an assignment) at random, while spectators come and go. Every window (a tenth of the run, at least 10 s)
-prints the server's resident memory, its open descriptors, the save file's size (with its WAL) and the p50/p99
-from an answer to its acknowledgement; the end prints the slopes of memory and descriptors per minute.
+range, an assignment) at random, while spectators come and go and players press their pads on a hub (a fake hub
+on a pty, its pads given to the first seats: a press answers, or is refused as stale, busy or too soon). Every
+window (a tenth of the run, at least 10 s) prints the server's resident memory, its open descriptors, the save
+file's size (with its WAL) and the p50/p99 from an answer to its acknowledgement; the end prints the slopes of
+memory and descriptors per minute.
 
 A stall is a failure: the game not over, no message for STALL_SECONDS, and every seat asked has had its answer
 acknowledged. The bench then prints the position (the host's prompt and each seat's question) and starts the
@@ -19,6 +21,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,10 +30,12 @@ import aiohttp
 
 from companion.bench_phones import percentile
 from companion.games import get_game
+from companion.pads.fake_hub import FakeHub
 
 STALL_SECONDS = 8.0  # no message while every asked seat is answered: the table is waiting on nobody
 SPECTATORS = 4  # watching the whole night
 CHURN_PER_SECOND = 2.0  # spectators who come, get the board and go again
+PRESSES_PER_SECOND = 2.0  # pad presses on the hub, at random buttons of the pads given to seats
 
 
 def shown_answers(question: dict, rng: random.Random) -> list[dict]:
@@ -218,11 +223,20 @@ def bench_soak(game: str = "mall-of-horror", minutes: float = 10.0, players: int
     seats = list(rules.SETUP.colours[:max(count, rules.SETUP.min_players)])
     seconds = minutes * 60
     window_s = max(10.0, seconds / 10)
+    hub = FakeHub(pads=min(2, len(seats)), resend_after=1.0)
+    hub_path = hub.plug()
+    stop_pressing = threading.Event()
     with tempfile.TemporaryDirectory() as folder:
         db, log = os.path.join(folder, "soak.sqlite3"), open(os.path.join(folder, "serve.log"), "w+")
+        config = os.path.join(folder, "pads.toml")
+        with open(config, "w", encoding="utf-8") as out:
+            pads = "".join(f'{n} = "{seat}"\n' for n, seat in enumerate(seats[:hub.pads], start=1))
+            out.write(f'[serial]\nport = "{hub_path}"\n[serial.pads]\n{pads}')
         server = subprocess.Popen(
             [sys.executable, "-m", "companion", "serve", "--db", db, "--host", "127.0.0.1", "--port", "0",
-             "--game", game, "--players", ",".join(seats), "--no-qr"], stdout=subprocess.PIPE, stderr=log, text=True)
+             "--game", game, "--players", ",".join(seats), "--no-qr", "--pads", config],
+            stdout=subprocess.PIPE, stderr=log, text=True)
+        pressed = [0]
         try:
             urls: dict[str, str] = {}
             while len(urls) < len(seats) + 2:
@@ -234,23 +248,30 @@ def bench_soak(game: str = "mall-of-horror", minutes: float = 10.0, players: int
                     urls[words[0]] = words[1]
                 elif words and words[0] == "seat":
                     urls[words[1]] = words[2]
+            threading.Thread(target=lambda: [None for _ in server.stdout], daemon=True).start()  # its terminal, read
+            threading.Thread(target=_press, args=(hub, random.Random(seed), stop_pressing, pressed),
+                             daemon=True).start()
             soak = Soak(game, seats, seed)
             windows = asyncio.run(_run(soak, server.pid, db, urls, seconds, window_s))
         finally:
+            stop_pressing.set()
             server.terminate()
             server.wait(timeout=10)
+            hub.unplug()
         log.seek(0)
         tracebacks = log.read().count("Traceback")
         log.close()
     minutes_at = [w.minute for w in windows]
     figures = {"game": game, "players": len(seats), "minutes": minutes, "games": soak.games, "stalls": soak.stalls,
+               "pad_presses": pressed[0], "pad_replies": sum(1 for r in hub.replies.values() if r),
                "tracebacks": tracebacks, "refusals": soak.refusals, "spectators_churned": soak.churned,
                "rss_slope_mb_per_min": slope(minutes_at, [w.rss_mb for w in windows]),
                "fds_slope_per_min": slope(minutes_at, [float(w.fds) for w in windows]),
                "save_kb_per_game": windows[-1].save_kb / max(1, soak.games) if windows else float("nan"),
                "windows": [w.__dict__ for w in windows]}
     print(f"  games {soak.games}, stalls {soak.stalls} (goal 0), server tracebacks {tracebacks} (goal 0), "
-          f"refused answers {soak.refusals}, spectators came and went {soak.churned}")
+          f"refused answers {soak.refusals}, spectators came and went {soak.churned}, pad presses {pressed[0]} "
+          f"({figures['pad_replies']} answered OK or NO by the box)")
     print(f"  slopes: memory {figures['rss_slope_mb_per_min']:+.3f} MB/min, descriptors "
           f"{figures['fds_slope_per_min']:+.3f}/min (goal: flat); save file {figures['save_kb_per_game']:.1f} KB "
           f"per game")
@@ -264,7 +285,8 @@ async def _run(soak: Soak, pid: int, db: str, urls: dict[str, str], seconds: flo
     stop = started + seconds
     windows: list[Window] = []
     print(f"soak bench: {soak.game}, {len(soak.players)} bot phones, {SPECTATORS} spectators and "
-          f"{CHURN_PER_SECOND:g} comings and goings a second, {seconds / 60:g} min against companion serve")
+          f"{CHURN_PER_SECOND:g} comings and goings a second, {PRESSES_PER_SECOND:g} pad presses a second, "
+          f"{seconds / 60:g} min against companion serve")
     print("  minute   RSS MB   fds   save KB   games   acks   ack p50 ms   ack p99 ms")
 
     async def sample() -> None:
@@ -297,6 +319,13 @@ async def _run(soak: Soak, pid: int, db: str, urls: dict[str, str], seconds: flo
         for ws in [host, *watchers]:
             await ws.close()
     return windows
+
+
+def _press(hub: FakeHub, rng: random.Random, stop: threading.Event, pressed: list[int]) -> None:
+    """Players pressing their pads now and then, whatever they are asked: an answer, or a refusal the lamp shows."""
+    while not stop.wait(1 / PRESSES_PER_SECOND):
+        hub.press(rng.randint(1, hub.pads), rng.randint(1, 6))
+        pressed[0] += 1
 
 
 async def _drain(ws: aiohttp.ClientWebSocketResponse) -> None:
