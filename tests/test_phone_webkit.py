@@ -225,7 +225,8 @@ def test_a_whole_game_with_one_seat_in_webkit_beside_chromium_seats(tmp_path, br
         yellow.choose({"seat": "yellow", "go": 1})
         green.answer({"seat": "green", "go": 3})
         # The reveal, and the cup's commitment checked by WebKit's own page.
-        blue.wait(lambda: blue.texts("#board .part-line.act .die") == [str(die) for die in ZOMBIE_DICE], "the dice shown")
+        blue.wait(lambda: blue.texts("#board .part-line.act .die") == [str(die) for die in ZOMBIE_DICE],
+                  "the dice shown")
         blue.says("#board", re.compile(re.escape("Yellow → " + place(1))))
         blue.says("#fairness .roll[data-roll='1'] .verify", say("page.verified"), "the fairness check")
 
