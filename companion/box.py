@@ -16,8 +16,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from companion.games import GAMES
-from companion.games.base import Message, Refusal
+from companion.contract import Message, Refusal
 from companion.store import EventStore, StoreError
 from companion.table import Table
 from companion.web.lan import lan_address
@@ -31,13 +30,21 @@ class BoxError(Exception):
     """The box cannot open: one line that says why (a busy port, a bad pads file, a file that is not ours)."""
 
 
+
+def first_game() -> str:
+    """The game a table starts when none is named: the registry's first (loaded only when a game starts)."""
+    from companion.games import GAMES
+
+    return next(iter(GAMES))
+
+
 @dataclass
 class BoxOptions:
     db: str
     host: str = "0.0.0.0"
     port: int = 8080
     address: str | None = None  # the address put in the URLs; found on the network when not given
-    game: str = next(iter(GAMES))
+    game: str | None = None  # None: the registry's first game
     players: list[str] | None = None  # start a new game with these seats; otherwise resume the unfinished one
     options: dict | None = None
     wifi_ssid: str | None = None
@@ -96,7 +103,7 @@ class Box:
         self._unsubscribe = self.table.subscribe(self._table_changed)
         try:
             if options.players:
-                self.table.new_game(options.game, options.players, options.options)
+                self.table.new_game(options.game or first_game(), options.players, options.options)
             else:
                 self.resumed = self.table.resume() is not None
         except Refusal as refused:

@@ -20,7 +20,7 @@ from typing import Any
 
 from babel.messages.pofile import read_po
 
-from companion.games.base import Message
+from companion.contract import Message
 
 LOCALE = Path(__file__).parent / "locale"
 LANGUAGES = {"en": "English", "zh-Hans": "简体中文", "zh-Hant": "繁體中文", "vi": "Tiếng Việt"}

@@ -160,7 +160,7 @@ def _print_json(data: dict) -> None:
 def _record(table, lang: str | None) -> dict:
     """The table's record, with the whole game's public narration (and its text in `lang`)."""
     from companion.catalogue import catalogue
-    from companion.games.base import Message
+    from companion.contract import Message
 
     out = table.book()
     if lang:

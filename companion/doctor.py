@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.games.base import Message
+from companion.contract import Message
 
 DEV = Path("/dev")
 PROC = Path("/proc")

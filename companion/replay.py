@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from companion.contract import IllegalAction
 from companion.cup import DiceCup
-from companion.games.base import IllegalAction
 from companion.store import EventStore
 from companion.table import Table, TableError
 

@@ -328,7 +328,7 @@ def _resumable(store: EventStore) -> tuple[tuple[int, int], int] | None:
 
 def salvage_command(damaged: str, new: str, lang: str = "en") -> int:
     from companion.catalogue import catalogue
-    from companion.games.base import Message
+    from companion.contract import Message
 
     words = catalogue()
     source, target = Path(damaged), Path(new)

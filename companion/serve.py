@@ -8,7 +8,7 @@ import sys
 
 from companion.box import Box, BoxError, BoxOptions
 from companion.catalogue import text
-from companion.games.base import Message
+from companion.contract import Message
 from companion.web import qr
 
 

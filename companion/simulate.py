@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from types import ModuleType
 
-from companion.games.base import CupRequest
+from companion.contract import CupRequest
 
 
 def cup_event(request: CupRequest, rng: random.Random) -> dict:

@@ -28,9 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from companion.contract import Game, GameState, IllegalAction, Line, Message, Refusal
 from companion.cup import DiceCup, Roll
-from companion.games import get_game
-from companion.games.base import Game, GameState, IllegalAction, Line, Message, Refusal
 from companion.store import EventStore, GameRecord, StorageError, StoreError
 
 RECENT_ROLLS = 6  # rolls whose commitments every view carries
@@ -109,6 +108,8 @@ class Table:
     def new_game(self, game: str, players: list[str], options: dict | None = None,
                  position: dict | None = None) -> None:
         """Start a game (IllegalAction if the setup is not valid; nothing is stored then)."""
+        from companion.games import get_game  # the registry, loaded where a game is started
+
         rules = get_game(game)
         state = rules.start(players, options, position)
         game_id = None
@@ -133,6 +134,8 @@ class Table:
 
     def load(self, record: GameRecord) -> None:
         """Fold a stored game's log into the table, exactly as it was played."""
+        from companion.games import get_game
+
         rules = get_game(record.game)
         self._reset(rules, rules.start(list(record.players), record.options, record.position))
         self.game_id = record.id

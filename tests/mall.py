@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from companion.contract import IllegalAction
 from companion.games import mall_of_horror as mall
-from companion.games.base import IllegalAction
 from companion.games.mall_of_horror import prompts
 from companion.games.mall_of_horror.state import State
 

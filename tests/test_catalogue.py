@@ -11,9 +11,9 @@ import pytest
 from babel.messages.pofile import read_po
 
 from companion.catalogue import LANGUAGES, Catalogue, catalogue, folder, language, placeholders, say
+from companion.contract import Message
 from companion.cup import DiceCup
 from companion.games import GAMES
-from companion.games.base import Message
 from companion.simulate import random_game
 from companion.table import Table
 

@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.catalogue import catalogue
+from companion.contract import ASSIGN, NUMBER, PICK, IllegalAction
 from companion.cup import DiceCup
 from companion.games import GAMES
 from companion.games import district_z as dz
-from companion.games.base import ASSIGN, NUMBER, PICK, IllegalAction
 from companion.simulate import random_game
 from companion.table import Table
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from test_phone_browser import bare, browser, live, phones, said  # noqa: F401 — the page's own fixtures
 
 from companion.catalogue import catalogue
-from companion.games.base import Message
+from companion.contract import Message
 
 SHOTS = Path(__file__).resolve().parent / "screenshots" / "district-z"
 R, B = "red", "blue"

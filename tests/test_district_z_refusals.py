@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from test_district_z import Play, force, solo, two_players
 
 from companion.catalogue import catalogue
+from companion.contract import IllegalAction, Refusal
 from companion.games import district_z as dz
-from companion.games.base import IllegalAction, Refusal
 from companion.simulate import cup_event
 
 LANGS = ("en", "zh-Hans", "zh-Hant", "vi")

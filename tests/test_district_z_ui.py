@@ -108,8 +108,8 @@ async def play(args) -> dict:
     import uikit
     from uikit import Driver, Glyphs, open_box, run_with
 
+    from companion.contract import ASSIGN, NUMBER
     from companion.cup import DiceCup
-    from companion.games.base import ASSIGN, NUMBER
     from companion.ui.app import CompanionApp
     from companion.ui.widgets import Action, SeatButton
 

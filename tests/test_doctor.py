@@ -20,7 +20,7 @@ import pytest
 
 from companion import doctor
 from companion.catalogue import LANGUAGES, catalogue
-from companion.games.base import Message
+from companion.contract import Message
 from companion.store import EventStore
 
 CHECKS = ["display", "gl", "touch", "font", "sound", "voice", "groups", "gpio", "hub", "network", "space", "save"]

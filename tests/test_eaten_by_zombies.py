@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.catalogue import CORE_TERMS, LANGUAGES, LOCALE, Catalogue
+from companion.contract import KINDS, NUMBER, PICK, IllegalAction
 from companion.games import eaten_by_zombies as ebz
-from companion.games.base import KINDS, NUMBER, PICK, IllegalAction
 from companion.games.eaten_by_zombies.state import EMPTY, LEVELS, Zombie, pile_add
 
 BOOKS = Catalogue([LOCALE, ebz.LOCALE], {**CORE_TERMS, **ebz.TERMS})

@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_eaten_by_zombies import BOOKS, act, begin, choose_answer, to_choose, with_power, zombie_turn
 
+from companion.contract import IllegalAction, Refusal
 from companion.games import eaten_by_zombies as ebz
-from companion.games.base import IllegalAction, Refusal
 
 LANGS = ("en", "zh-Hans", "zh-Hant", "vi")
 

@@ -81,8 +81,8 @@ async def drive(out: Path, tmp: Path) -> None:
     import uikit
     from uikit import Driver, Glyphs, open_box, run_with
 
+    from companion.contract import NUMBER
     from companion.cup import DiceCup
-    from companion.games.base import NUMBER
     from companion.ui.app import CompanionApp
     from companion.ui.widgets import Action, SeatButton
 

@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.contract import ASSIGN, BALLOT, CARDS, NUMBER, PICK, IllegalAction, Question
 from companion.games import GAMES
-from companion.games.base import ASSIGN, BALLOT, CARDS, NUMBER, PICK, IllegalAction, Question
 from companion.simulate import cup_event
 
 sys.path.insert(0, str(Path(__file__).parent))

@@ -27,7 +27,7 @@ from mall import ATTACK, MOVE
 
 from companion.box import Box, BoxOptions
 from companion.catalogue import LANGUAGES, catalogue, placeholders
-from companion.games.base import Message
+from companion.contract import Message
 from companion.web import protocol
 from companion.web.server import RateLimit
 

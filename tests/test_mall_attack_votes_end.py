@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 from mall import FOUR, act, asked, game, options, passes, pick, vote, waiting, where, zombies
 
+from companion.contract import IllegalAction, msg
 from companion.games import mall_of_horror as mall
-from companion.games.base import IllegalAction, msg
 from companion.games.mall_of_horror.state import State
 
 CROWD = {"yellow": {"pinup": 6, "tough": 6, "gunman": 6}, "green": {"pinup": 6, "tough": 6, "gunman": 6}}

@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 from mall import FOUR, act, game, options, pick, roll, vote, waiting, where, zombies
 
 from companion.catalogue import catalogue, placeholders
+from companion.contract import Line, line
 from companion.games import mall_of_horror as mall
-from companion.games.base import Line, line
 from companion.games.mall_of_horror import engine
 from companion.games.mall_of_horror.narration import ACT, ACT_FAMILIES, NESTED, PARAMS, PRIVATE, entries, to_line
 from companion.simulate import random_game

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.contract import BALLOT, CARDS, PICK
 from companion.games import mall_of_horror as mall
-from companion.games.base import BALLOT, CARDS, PICK
 from companion.games.mall_of_horror import engine
 from companion.games.mall_of_horror.board import CAPACITY, DECK, DECK_SIZE, LOCATIONS
 from companion.games.mall_of_horror.engine import PHASES

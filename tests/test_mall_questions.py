@@ -16,8 +16,8 @@ import pytest
 from mall import ATTACK, FOUR, MOVE, act, game, refusal, roll, vote
 
 from companion.catalogue import LANGUAGES, catalogue, folder, placeholders
+from companion.contract import BALLOT, CARDS, PICK, IllegalAction, Message, msg
 from companion.games import mall_of_horror as mall
-from companion.games.base import BALLOT, CARDS, PICK, IllegalAction, Message, msg
 from companion.games.mall_of_horror import prompts
 from companion.simulate import cup_event
 

@@ -11,8 +11,8 @@ import pytest
 from mall import FOUR, act, asked, game, options, roll, vote, waiting, where, zombies
 
 from companion.catalogue import text
+from companion.contract import Message
 from companion.games import mall_of_horror as mall
-from companion.games.base import Message
 from companion.games.mall_of_horror import IllegalAction
 
 THREE = ("red", "yellow", "blue")

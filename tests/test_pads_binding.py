@@ -27,7 +27,7 @@ from test_pads_gpio import SLOW_BLINK, Clock
 
 from companion.box import Box, BoxOptions
 from companion.catalogue import text
-from companion.games.base import Message
+from companion.contract import Message
 from companion.pads.config import GpioConfig, GpioPad
 from companion.pads.fake_hub import FakeHub
 from companion.pads.flood import STUCK_PRESSES, RateGuard

@@ -8,8 +8,8 @@ import pytest
 from padkit import FOUR, RESTROOM_VOTE, WAIT, RunningTable, look, wait_until
 
 from companion.catalogue import text
+from companion.contract import PICK, Choice, Message, Question
 from companion.cup import DiceCup
-from companion.games.base import PICK, Choice, Message, Question
 from companion.pads.buttons import PadButtons, PadError, button_actions
 from companion.table import Table
 

@@ -23,8 +23,8 @@ import pytest
 
 from companion.box import Box, BoxOptions
 from companion.catalogue import LANGUAGES, catalogue
+from companion.contract import Message
 from companion.cup import DiceCup, commit
-from companion.games.base import Message
 from companion.web.server import STATIC
 
 sync_api = pytest.importorskip("playwright.sync_api")

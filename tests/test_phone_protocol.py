@@ -12,8 +12,8 @@ from mall import ATTACK
 
 from companion.box import Box, BoxOptions
 from companion.catalogue import say
+from companion.contract import Message
 from companion.games import mall_of_horror as mall
-from companion.games.base import Message
 from companion.store import EventStore
 from companion.table import Table
 from companion.web.server import PhoneServer

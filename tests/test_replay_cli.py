@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from companion.catalogue import text
+from companion.contract import Message
 from companion.games import mall_of_horror as mall
-from companion.games.base import Message
 from companion.simulate import random_game
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,9 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.catalogue import LANGUAGES
+from companion.contract import IllegalAction
 from companion.games import mall_of_horror as mall
 from companion.games import zombiegeddon as zg
-from companion.games.base import IllegalAction
 
 ODD_TEXT = ["\ud800", "red\udfff", "", " ", "{colour}", "{", "红", "🧟", "x" * 200, "true", "5", "null"]
 COLOURS = ["red", "yellow", "blue", "green", "purple", "black"]

@@ -9,9 +9,9 @@ import threading
 import pytest
 from mall import ATTACK, MOVE
 
+from companion.contract import IllegalAction
 from companion.cup import DiceCup, verify
 from companion.games import mall_of_horror as mall
-from companion.games.base import IllegalAction
 from companion.simulate import random_game
 from companion.store import EventStore
 from companion.table import StaleQuestion, Table, TableError

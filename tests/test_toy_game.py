@@ -14,8 +14,8 @@ import pytest
 from padkit import WAIT, look, wait_until
 
 from companion.catalogue import text
+from companion.contract import Message
 from companion.cup import DiceCup
-from companion.games.base import Message
 from companion.pads.buttons import PadButtons
 from companion.pads.config import GpioConfig, GpioPad
 from companion.pads.gpio import GpioPads

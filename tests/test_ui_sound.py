@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from companion.contract import SOUND_NAMES
 from companion.games import GAMES
-from companion.games.base import SOUND_NAMES
 from companion.simulate import random_game
 from companion.ui import sound
 from companion.ui.sound import VOICES, Sounds, Voice, sound_for

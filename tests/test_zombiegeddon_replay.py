@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.games.base import IllegalAction
+from companion.contract import IllegalAction
 from companion.store import EventStore
 from companion.table import Table
 

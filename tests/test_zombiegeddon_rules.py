@@ -12,9 +12,9 @@ from dataclasses import replace
 import pytest
 
 from companion.catalogue import LANGUAGES, catalogue
+from companion.contract import IllegalAction
 from companion.games import GAMES
 from companion.games import zombiegeddon as zg
-from companion.games.base import IllegalAction
 from companion.games.zombiegeddon.rules import LINES, Sheet
 from companion.simulate import random_game
 from companion.store import EventStore

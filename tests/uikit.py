@@ -370,7 +370,7 @@ def narration_in_order(app: CompanionApp) -> bool:
 
 async def play_toy(args) -> dict:
     """Lucky Die by touch: an assignment, secret ballots and a number, its board drawn from its parts."""
-    from companion.games.base import ASSIGN, NUMBER
+    from companion.contract import ASSIGN, NUMBER
 
     players = ["red", "blue"]
     db = tempfile.mktemp(suffix=".sqlite3", dir=args.tmp)

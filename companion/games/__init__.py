@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from companion.contract import Game, IllegalAction
 from companion.games import district_z, eaten_by_zombies, mall_of_horror, zombiegeddon
-from companion.games.base import Game, IllegalAction
 
 GAMES: dict[str, Game] = {mall_of_horror.NAME: mall_of_horror}
 GAMES[zombiegeddon.NAME] = zombiegeddon

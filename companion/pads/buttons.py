@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from companion.catalogue import text
-from companion.games.base import NUMBER, Message, Question, Refusal
+from companion.contract import NUMBER, Message, Question, Refusal
 from companion.pads.flood import NOTICE_WINDOW, Notices, RateGuard
 from companion.table import Table
 

@@ -13,7 +13,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Hashable
 
-from companion.games.base import Message
+from companion.contract import Message
 
 STUCK_PRESSES = 30  # more presses than this within STUCK_WINDOW: no hand presses that fast (the hub resends 16)
 STUCK_WINDOW = 1.0  # seconds

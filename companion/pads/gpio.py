@@ -15,7 +15,7 @@ from functools import partial
 from gpiozero import LED, Button
 from gpiozero.exc import BadPinFactory, GPIOZeroError, PinFactoryFallback
 
-from companion.games.base import Message
+from companion.contract import Message
 from companion.pads.buttons import PadButtons, PadError, Reply
 from companion.pads.config import GpioConfig
 from companion.pads.lamp import DEFAULT_TIMING, Lamp, LampTiming

@@ -5,7 +5,7 @@ Used on the table's loop only.
 
 from __future__ import annotations
 
-from companion.games.base import Message
+from companion.contract import Message
 
 
 class PadRegistry:

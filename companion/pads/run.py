@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from companion.games.base import Message
+from companion.contract import Message
 from companion.pads.buttons import PadButtons, Say
 from companion.pads.config import load_config
 from companion.pads.gpio import GpioPads

@@ -32,7 +32,7 @@ from functools import partial
 import serial
 from serial.tools import list_ports
 
-from companion.games.base import Message
+from companion.contract import Message
 from companion.pads import protocol
 from companion.pads.buttons import PadButtons, PadError, Say, Seen
 from companion.pads.config import PICO_USB_ID, SerialConfig

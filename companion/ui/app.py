@@ -24,7 +24,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.box import Box
 from companion.catalogue import LANGUAGES
-from companion.games.base import BALLOT, Line
+from companion.contract import BALLOT, Line
 from companion.ui import fonts, parts
 from companion.ui.sound import Sounds
 from companion.ui.widgets import BG, Text

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import platformdirs
 
-from companion.games.base import SOUND_NAMES
+from companion.contract import SOUND_NAMES
 
 log = logging.getLogger("companion.ui.sound")
 

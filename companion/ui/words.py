@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.catalogue import LANGUAGES, catalogue, language
-from companion.games.base import Message
+from companion.contract import Message
 from companion.ui import fonts
 
 

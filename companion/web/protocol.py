@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import json
 
-from companion.games.base import Refusal
+from companion.contract import Refusal
 
 VERSION = 1
 MAX_MESSAGE = 4096  # bytes: a real answer is under 200

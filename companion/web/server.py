@@ -34,8 +34,7 @@ from aiohttp.http_exceptions import HttpProcessingError
 from yarl import URL
 
 from companion.catalogue import DEFAULT, LANGUAGES, catalogue, language
-from companion.games import GAMES
-from companion.games.base import Message, Refusal
+from companion.contract import Message, Refusal
 from companion.table import NotStored, StaleQuestion, Table, TableError
 from companion.web import protocol, qr
 from companion.web.assets import Asset, Assets
@@ -230,6 +229,8 @@ class PhoneServer:
         # Told when who is connected, which seats have a device (claimed) or a device asking for them
         # (requests), or the host's problems change: the touchscreen's join screen redraws then.
         self.on_devices_changed: Callable[[], None] | None = None
+        from companion.games import GAMES  # the registry, loaded where games are listed
+
         self.games_json = [game.SETUP.to_json(name) for name, game in GAMES.items()]  # the new-game forms
         self.assets = Assets(STATIC)  # the page's files, compressed once
         self._words: dict[str, tuple[object, Asset]] = {}  # lang -> (the catalogue, its page as an asset)
@@ -589,7 +590,8 @@ class PhoneServer:
                 raise TableError("pads.not_a_seat", seat=message["seat"][:40])
             self.give_pad(message["seat"])
         elif kind == "new_game":
-            self.table.new_game(message.get("game", next(iter(GAMES))), message["players"], message.get("options"))
+            self.table.new_game(message.get("game", self.games_json[0]["game"]), message["players"],
+                                message.get("options"))
         return protocol.encode("ack", question=None)
 
     def _host_may_answer(self, seat: object) -> None:

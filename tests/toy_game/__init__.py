@@ -12,7 +12,7 @@ from pathlib import Path
 
 from companion.ballot import Ballot, BallotError
 from companion.board import Board, Cell, Chip, Grid, Heading, Label, Lines, Secret, Token, Zone, Zones, scores_by_total
-from companion.games.base import (
+from companion.contract import (
     ASSIGN,
     BALLOT,
     NUMBER,

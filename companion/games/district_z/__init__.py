@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.games.base import Item, Line, Setup, TableOption, msg
+from companion.contract import Item, Line, Setup, TableOption, msg
 
 from .engine import COLOURS, apply, check, cup_request, decide, prompt, question, start
 from .pairing import best_pairing, outcome

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.games.base import ASSIGN, NUMBER, PICK, Choice, CupRequest, IllegalAction, Item, Prompt, Question, msg
+from companion.contract import ASSIGN, NUMBER, PICK, Choice, CupRequest, IllegalAction, Item, Prompt, Question, msg
 from companion.games.checks import among, described, name_of, shown, whole
 
 from .pairing import best_pairing, outcome

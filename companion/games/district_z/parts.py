@@ -6,7 +6,7 @@ lit), one row per survivor, the stock of cards, and the end. Nothing of this gam
 from __future__ import annotations
 
 from companion.board import SEP, Board, Cell, Dice, Grid, Heading, Label, Lines, ScoreRow, Scores, SeatPanel, Seats
-from companion.games.base import msg
+from companion.contract import msg
 
 from .state import State
 from .view import view

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from companion.games.base import Line, line
+from companion.contract import Line, line
 
 SURVIVOR_CARDS = 6  # the box's survivor cards
 DICE = 6  # the box has 6 dice of each colour (the "box_dice" option rolls no more than these)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.games.base import IllegalAction, Item, Line, Setup, TableOption, msg
+from companion.contract import IllegalAction, Item, Line, Setup, TableOption, msg
 
 from .engine import cup_request, picked, start
 from .parts import parts, secrets

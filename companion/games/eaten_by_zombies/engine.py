@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.games.base import CupRequest, IllegalAction
+from companion.contract import CupRequest, IllegalAction
 from companion.games.checks import described, shown
 
 from .state import (

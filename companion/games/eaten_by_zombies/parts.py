@@ -6,7 +6,7 @@ player's own hand as his secret; the end."""
 from __future__ import annotations
 
 from companion.board import SEP, Board, Card, Cards, Heading, Label, Lines, ScoreRow, Scores, SeatPanel, Seats, Secret
-from companion.games.base import msg
+from companion.contract import msg
 
 from .state import LEVELS, State
 from .view import view

@@ -3,7 +3,7 @@ why another is refused, and where each accepted answer goes in the engine."""
 
 from __future__ import annotations
 
-from companion.games.base import NUMBER, PICK, Choice, IllegalAction, Message, Prompt, Question, msg
+from companion.contract import NUMBER, PICK, Choice, IllegalAction, Message, Prompt, Question, msg
 from companion.games.checks import among, described, name_of, whole
 
 from . import engine

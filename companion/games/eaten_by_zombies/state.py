@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
 
-from companion.games.base import IllegalAction, Line, line
+from companion.contract import IllegalAction, Line, line
 from companion.games.checks import described, name_of
 
 LEVELS = (1, 2, 4, 6, 8)

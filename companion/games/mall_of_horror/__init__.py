@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.games.base import CupRequest, IllegalAction, Line, Prompt
+from companion.contract import CupRequest, IllegalAction, Line, Prompt
 
 from .engine import advance, apply, cup_request, steps
 from .narration import lines

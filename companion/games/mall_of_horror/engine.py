@@ -8,7 +8,7 @@ deterministic: the same events always fold to the same state.
 from __future__ import annotations
 
 from companion.ballot import Ballot
-from companion.games.base import IllegalAction
+from companion.contract import IllegalAction
 from companion.games.checks import sent
 
 from . import prompts

@@ -27,7 +27,7 @@ named parameters when someone reads them, once per state.
 
 from __future__ import annotations
 
-from companion.games.base import Line, Message
+from companion.contract import Line, Message
 
 ACT_FAMILIES = ("put", "remove", "place", "move", "kill", "close", "badge", "deck")
 

@@ -22,7 +22,7 @@ from companion.board import (
     ballot,
     scores_by_total,
 )
-from companion.games.base import msg
+from companion.contract import msg
 
 from .board import CAPACITY, LOCATIONS, POINTS, characters_for
 from .prompts import question

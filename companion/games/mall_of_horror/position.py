@@ -6,7 +6,7 @@ position and the game carries on the same. The record is the table's own book, n
 
 from __future__ import annotations
 
-from companion.games.base import IllegalAction
+from companion.contract import IllegalAction
 from companion.games.checks import sent, shown
 
 from . import prompts

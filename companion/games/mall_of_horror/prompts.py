@@ -9,7 +9,7 @@ colour "blue", location 3: "Blue cannot choose 3 Megatoys: all of Blue's charact
 
 from __future__ import annotations
 
-from companion.games.base import BALLOT, CARDS, PICK, Choice, CupRequest, IllegalAction, Message, Prompt, Question, msg
+from companion.contract import BALLOT, CARDS, PICK, Choice, CupRequest, IllegalAction, Message, Prompt, Question, msg
 from companion.games.checks import described, expected, sent
 
 from .board import (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.games.base import Item, Setup, TableOption, msg
+from companion.contract import Item, Setup, TableOption, msg
 
 from .board import COLOURS
 

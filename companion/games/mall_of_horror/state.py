@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from companion.ballot import Ballot
-from companion.games.base import IllegalAction
+from companion.contract import IllegalAction
 from companion.games.checks import sent
 
 from .board import (

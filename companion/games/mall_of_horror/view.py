@@ -7,7 +7,7 @@ players). The public view (seat None) holds no secret at all.
 
 from __future__ import annotations
 
-from companion.games.base import msg
+from companion.contract import msg
 
 from .board import BOARD_ZOMBIES, LOCATIONS
 from .prompts import cup_request

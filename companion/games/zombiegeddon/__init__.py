@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.games.base import (
+from companion.contract import (
     NUMBER,
     PICK,
     Choice,

@@ -21,7 +21,7 @@ from companion.board import (
     Seats,
     Secret,
 )
-from companion.games.base import msg
+from companion.contract import msg
 
 from . import rules
 from .rules import KINDS, LARGEST, OVER, POST, PRE, SCORING_KINDS, SET_BONUS, SET_BONUS_OPTION, SHEET, State, score

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from companion.games.base import IllegalAction, Line, line
+from companion.contract import IllegalAction, Line, line
 from companion.games.checks import described, whole
 
 COLOURS = ("red", "yellow", "blue", "green")

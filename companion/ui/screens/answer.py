@@ -10,7 +10,7 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
-from companion.games.base import ASSIGN, BALLOT, NUMBER, Question, Refusal
+from companion.contract import ASSIGN, BALLOT, NUMBER, Question, Refusal
 from companion.ui.screens.base import BaseScreen
 from companion.ui.widgets import ACT, DANGER, DIM, TARGET, Action, Chip, HoldToPeek, Text
 

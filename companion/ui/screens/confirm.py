@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from kivy.metrics import dp
 
-from companion.games.base import Refusal
+from companion.contract import Refusal
 from companion.ui.screens.base import BaseScreen
 from companion.ui.widgets import DANGER, DIM, Text
 

@@ -13,7 +13,7 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
 
-from companion.games.base import Message
+from companion.contract import Message
 from companion.ui.screens.base import BaseScreen
 from companion.ui.widgets import (
     DANGER,

@@ -6,8 +6,8 @@ from __future__ import annotations
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 
+from companion.contract import Refusal
 from companion.games import GAMES
-from companion.games.base import Refusal
 from companion.ui import fonts
 from companion.ui.screens.base import BaseScreen
 from companion.ui.widgets import DANGER, DIM, Action, Mark, Text
