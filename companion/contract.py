@@ -310,7 +310,6 @@ class Game(Protocol):
     SETUP: Setup
     LOCALE: Path  # the game's catalogue folder: LOCALE/<language>/*.po
     TERMS: Mapping[str, str]  # parameter name -> catalogue key prefix ("location" -> "mall.location")
-    BOARD: str  # the board renderer the screens use (usually NAME)
 
     def start(self, players: object, options: object = None, position: object = None) -> Any:
         """A new game, or one from a position; IllegalAction if the setup is not valid."""
@@ -341,6 +340,12 @@ class Game(Protocol):
 
     def record(self, state: Any) -> dict:
         """The table's full record of the state (replay's JSON)."""
+
+    def parts(self, state: Any) -> Any:
+        """The board as data (companion/board.py: a Board), public: what every screen draws with its parts."""
+
+    def secrets(self, state: Any, seat: str) -> Sequence[Any]:
+        """What `seat` alone may look at (Secret parts), beside the public board in its own view."""
 
 
 

@@ -379,8 +379,8 @@ class Table:
             question = rules.question(state, seat) if not state.over else None
             out["question"] = question.to_json() if question is not None else None
             out["narration_mine"] = [entry.to_json() for entry in shown if seat in entry.seats]
-            if "parts" in shared:  # the seat's own secrets, beside the public board's parts (never inside them)
-                out["secrets"] = [s.to_json() for s in rules.secrets(state, seat)]
+            # the seat's own secrets, beside the public board's parts (never inside them)
+            out["secrets"] = [s.to_json() for s in rules.secrets(state, seat)]
         return out
 
     def _shared_view(self) -> tuple[dict, list[Line]]:
@@ -392,7 +392,6 @@ class Table:
             shown = self.shown_narration()
             shared = {
                 "game": rules.NAME,
-                "board": rules.BOARD,
                 "prompt": prompt.public_json() if prompt is not None else None,
                 "narration": [entry.to_json() for entry in shown if not entry.seats],
                 "undone": [entry.to_json() for entry in self.undone],
@@ -400,8 +399,7 @@ class Table:
                 "cup_rolls": [r.public_json() for r in self.rolls[-RECENT_ROLLS:]],
                 "can_undo": self.can_undo,
             }
-            if hasattr(rules, "parts"):  # the board as data (companion/board.py), drawn by every screen's parts
-                shared["parts"] = rules.parts(state).to_json()
+            shared["parts"] = rules.parts(state).to_json()  # the board as data (companion/board.py)
             self._shared = (shared, shown)
         return self._shared
 

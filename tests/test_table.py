@@ -319,5 +319,6 @@ def test_views_carry_the_prompt_each_seats_question_and_this_rounds_narration(st
     assert set(public["prompt"]["waiting"]) == {"red", "blue"}
     assert "question" not in public and "narration_mine" not in public
     assert red["question"]["id"] == public["prompt"]["id"] and green["question"] is None
-    assert public["game"] == public["board"] == "mall-of-horror"
+    assert public["game"] == "mall-of-horror" and "board" not in public  # the board is its parts, for every game
+    assert [p["part"] for p in public["parts"]["main"]] == ["heading", "lines", "lines", "zones", "lines"]
     assert all(line["round"] == table.state.round for line in public["narration"])

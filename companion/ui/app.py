@@ -25,7 +25,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from companion.box import Box
 from companion.catalogue import LANGUAGES
 from companion.contract import BALLOT, Line
-from companion.ui import fonts, parts
+from companion.ui import fonts
 from companion.ui.sound import Sounds
 from companion.ui.widgets import BG, Text
 from companion.ui.words import Words
@@ -291,10 +291,6 @@ class CompanionApp(App):
         screen.stale = False
 
     # -- what the screens share ---------------------------------------------------------------------------
-
-    def renderer(self):
-        """The board's renderers: one per part, for every game (the game describes its board as data)."""
-        return parts if self.view else None
 
     def colour(self, seat: str) -> str:
         return self.words.t(f"colour.{seat}")

@@ -30,7 +30,6 @@ from companion.contract import (
 )
 
 NAME = "lucky-die"
-BOARD = NAME  # no screen has a renderer for it: the screens must still work
 LOCALE = Path(__file__).parent / "locale"
 TERMS = {"token": "toy.token"}
 TOKENS = ("sun", "moon")

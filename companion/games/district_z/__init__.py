@@ -16,7 +16,6 @@ from .state import GRIDS, State
 from .view import record, view
 
 NAME = "district-z"
-BOARD = NAME
 LOCALE = Path(__file__).parent / "locale"
 # Parameter name -> catalogue prefix (names of this game's own, so no other game's terms are shadowed).
 TERMS = {"dz_dir": "dz.dir", "dz_corner": "dz.corner", "dz_kind": "dz.kind"}
@@ -50,6 +49,6 @@ def narration(state: State) -> tuple[Line, ...]:
     return state.narration
 
 
-__all__ = ["BOARD", "LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "State", "apply", "best_pairing", "check",
+__all__ = ["LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "State", "apply", "best_pairing", "check",
            "cup_request", "decide", "dice_revealed", "narration", "outcome", "parts", "prompt", "question", "record",
            "secrets", "start", "view"]

@@ -16,7 +16,6 @@ from .state import COLOURS, LEVELS, State
 from .view import record, view
 
 NAME = "eaten-by-zombies"
-BOARD = NAME
 LOCALE = Path(__file__).parent / "locale"
 TERMS: dict[str, str] = {}
 SOUNDS = {"ebz.n.result.lost": "breach", "ebz.n.result.failed": "breach",
@@ -50,5 +49,5 @@ def narration(state: State) -> tuple[Line, ...]:
     return state.narration
 
 
-__all__ = ["BOARD", "LEVELS", "LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "State", "apply", "cup_request",
+__all__ = ["LEVELS", "LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "State", "apply", "cup_request",
            "decide", "dice_revealed", "narration", "parts", "prompt", "question", "record", "secrets", "start", "view"]

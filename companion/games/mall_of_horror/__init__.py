@@ -16,7 +16,6 @@ from .state import Options, State
 from .view import REVEALED_PHASES, view
 
 NAME = "mall-of-horror"
-BOARD = NAME  # the board renderer of every screen
 LOCALE = Path(__file__).parent / "locale"
 
 
@@ -37,7 +36,7 @@ def narration(state: State) -> tuple[Line, ...]:
 
 
 __all__ = [
-    "BOARD", "LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "CupRequest", "IllegalAction", "Options", "Prompt",
+    "LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "CupRequest", "IllegalAction", "Options", "Prompt",
     "State", "advance", "apply", "check", "cup_request", "decide", "dice_revealed", "narration", "parts",
     "position_of", "prompt", "question", "record", "secrets", "start", "steps", "view",
 ]

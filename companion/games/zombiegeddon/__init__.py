@@ -49,7 +49,6 @@ from .rules import (
 )
 
 NAME = "zombiegeddon"
-BOARD = NAME
 LOCALE = Path(__file__).parent / "locale"
 TERMS = {"zg_kind": "zg.kind", "zg_line": "zg.line"}  # names no other game uses: terms are found by parameter name
 SOUNDS = {"zg.n.reveal": "reveal", "zg.n.starter": "reveal"}
@@ -203,7 +202,7 @@ def record(state: State) -> dict:
 
 
 __all__ = [
-    "BOARD", "GROUPS", "LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "IllegalAction", "State", "apply", "check",
+    "GROUPS", "LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "IllegalAction", "State", "apply", "check",
     "cup_request", "decide", "dice_revealed", "narration", "parts", "prompt", "question", "record", "score",
     "secrets", "set_bonus", "start", "view",
 ]

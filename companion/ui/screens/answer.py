@@ -11,6 +11,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
 from companion.contract import ASSIGN, BALLOT, NUMBER, Question, Refusal
+from companion.ui import parts
 from companion.ui.screens.base import BaseScreen
 from companion.ui.widgets import ACT, DANGER, DIM, TARGET, Action, Chip, HoldToPeek, Text
 
@@ -111,12 +112,10 @@ class AnswerScreen(BaseScreen):
         if is_secret(question):
             note = ("ui.answer_received" if question.answered else "ui.secret_answer")
             body.add_widget(Text(text=app.t(note), grow=True, base_font=dp(14), ink=ACT, size_hint_y=None))
-        renderer = app.renderer()
-        if renderer is not None and hasattr(renderer, "secrets"):
-            for what, reveal, _urgent in renderer.secrets(app.table.view(self.seat), words):
-                label = app.t("ui.hold_to_peek", seat=self.seat, what=what)
-                body.add_widget(HoldToPeek(text=label, hidden_text=label, reveal=reveal, size_hint_y=None,
-                                           height=dp(64)))
+        for what, reveal, _urgent in parts.secrets(app.table.view(self.seat), words):
+            label = app.t("ui.hold_to_peek", seat=self.seat, what=what)
+            body.add_widget(HoldToPeek(text=label, hidden_text=label, reveal=reveal, size_hint_y=None,
+                                       height=dp(64)))
         self.ids.scroll.scroll_y = 1
 
     def _toggle_cards(self) -> None:

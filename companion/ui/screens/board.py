@@ -1,4 +1,4 @@
-"""The board at a glance: the game's board (its renderer), who the table waits on (press a seat to answer for
+"""The board at a glance: the game's board (drawn from its parts), who the table waits on (press a seat to answer for
 it), the secret dice (look at your phone, or hold to peek), the last revealed ballot while it is current, and
 this round's narration with the lines that ask for a physical action standing out."""
 
@@ -9,10 +9,10 @@ import json
 from kivy.graphics import Color, InstructionGroup, RoundedRectangle
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
+from companion.ui import parts
 from companion.ui.screens.base import BaseScreen
 from companion.ui.widgets import (
     ACT,
@@ -66,14 +66,10 @@ class BoardScreen(BaseScreen):
     def _board(self, view: dict, force: bool) -> None:
         app = self.app
         area = self.ids.board_area
-        if force or self.board is None or self.board_name != (view.get("board"), app.lang):
+        if force or self.board is None or self.board_name != (view.get("game"), app.lang):
             area.clear_widgets()
-            renderer = app.renderer()
-            self.board_name = (view.get("board"), app.lang)
-            if renderer is not None and hasattr(renderer, "Board"):
-                self.board = renderer.Board(app.words)
-            else:
-                self.board = NoBoard(app)
+            self.board_name = (view.get("game"), app.lang)
+            self.board = parts.Board(app.words)  # every game's board, from the parts it describes
             area.add_widget(self.board)
         self.board.update(view)
 
@@ -158,13 +154,11 @@ class BoardScreen(BaseScreen):
 
     def _peeks(self, view: dict, force: bool) -> None:
         app = self.app
-        renderer = app.renderer()
         found = []
-        if renderer is not None and hasattr(renderer, "secrets"):
-            for seat in view.get("players") or []:
-                for what, reveal, urgent in renderer.secrets(app.table.view(seat), app.words):
-                    if urgent:
-                        found.append((seat, what, reveal))
+        for seat in view.get("players") or []:
+            for what, reveal, urgent in parts.secrets(app.table.view(seat), app.words):
+                if urgent:
+                    found.append((seat, what, reveal))
         key = ([(seat, what) for seat, what, _ in found], tuple(app.connected))
         if not self.changed("peeks", key, force):
             return
@@ -192,17 +186,14 @@ class BoardScreen(BaseScreen):
 
     def _revealed(self, view: dict, force: bool) -> None:
         app = self.app
-        renderer = app.renderer()
-        parts = view.get("parts")
-        shown = (parts.get("revealed") or None) if isinstance(parts, dict) else view.get("revealed")
+        shown = (view.get("parts") or {}).get("revealed") or None
         now = (view.get("round"), view.get("phase"))
         if shown is None:
             self.revealed_at = None
         elif self.revealed_at is None or self.revealed_at[0] != shown:
             self.revealed_at = (shown, now)
         current = self.revealed_at is not None and self.revealed_at[1] == now
-        result = renderer.revealed(view, app.words) if current and renderer and hasattr(renderer, "revealed") \
-            else None
+        result = parts.revealed(view, app.words) if current else None
         if not self.changed("revealed", json.dumps(result), force):
             return
         box = self.ids.revealed
@@ -366,20 +357,3 @@ class NarrationLine(Text):
         if self._lit:
             self._box.pos, self._box.size = self.pos, self.size
 
-
-class NoBoard(BoxLayout):
-    """A game with no board renderer on this screen: the players and the round; questions still work."""
-
-    def __init__(self, app, **kwargs):
-        super().__init__(orientation="vertical", spacing=dp(6), padding=dp(8), **kwargs)
-        self.app = app
-        self.heading = Text(text="", base_font=dp(20), size_hint_y=None, height=dp(40))
-        self.add_widget(self.heading)
-        self.add_widget(Text(text=app.t("ui.no_board"), base_font=dp(16), ink=DIM))
-        self.players = Text(text="", base_font=dp(16))
-        self.add_widget(self.players)
-
-    def update(self, view: dict) -> None:
-        app = self.app
-        self.heading.text = app.t("ui.round", round=view.get("round") or 0)
-        self.players.text = app.t("ui.players", colours=list(view.get("players") or []))

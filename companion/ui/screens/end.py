@@ -9,6 +9,7 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
+from companion.ui import parts
 from companion.ui.screens.base import BaseScreen
 from companion.ui.widgets import ACT, DIM, GOOD, Chip, Text, show_only
 
@@ -66,9 +67,7 @@ class EndScreen(BaseScreen):
         winners = list(view.get("winners") or [])
         ids.title.text = app.t("ui.winners" if len(winners) > 1 else "ui.winner", colours=winners) if winners \
             else app.t("ui.game_over")
-        renderer = app.renderer()
-        rows = renderer.over(view, app.words) if renderer is not None and hasattr(renderer, "over") else \
-            [(seat, "", seat in winners) for seat in view.get("players") or []]
+        rows = parts.over(view, app.words) or [(seat, "", seat in winners) for seat in view.get("players") or []]
         shown = []
         for seat, score, won in rows:
             row, score_text, won_text = self._row(seat)
