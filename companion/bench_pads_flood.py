@@ -20,7 +20,7 @@ import time
 
 import aiohttp
 
-from companion.bench_phones import SEATS, Bench, percentile
+from companion.bench_phones import SEATS, Bench, percentile, serve_urls
 from companion.pads.fake_hub import FakeHub
 
 FLOOD_PAD = 6
@@ -53,16 +53,7 @@ def bench_pads_flood(quiet: float = 10.0, flood: float = 20.0, rate: float = 100
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         printed: list[float] = []  # when the server printed each pads line
         try:
-            urls: dict[str, str] = {}
-            while len(urls) < len(SEATS) + 2:
-                line = server.stdout.readline()
-                if not line:
-                    raise RuntimeError("companion serve stopped before it was ready")
-                words = line.split()
-                if words[0] in ("host", "watch"):
-                    urls[words[0]] = words[1]
-                elif words[0] == "seat":
-                    urls[words[1]] = words[2]
+            urls = serve_urls(server, len(SEATS))
 
             def drain() -> None:  # the server's terminal: every line it prints is read (and counted)
                 for line in server.stdout:

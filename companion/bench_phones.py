@@ -32,6 +32,21 @@ PER_ADDRESS = 24  # spectators per loopback address (the server takes 32 sockets
 CHURN_RATE = 100.0  # spectators coming (and going again) per second
 
 
+def serve_urls(server: subprocess.Popen, seats: int) -> dict[str, str]:
+    """The URLs `companion serve` prints once it is ready: "host", "watch" and one per seat (by colour)."""
+    urls: dict[str, str] = {}
+    while len(urls) < seats + 2:
+        line = server.stdout.readline()
+        if not line:
+            raise RuntimeError("companion serve stopped before it was ready")
+        words = line.split()
+        if words and words[0] in ("host", "watch"):
+            urls[words[0]] = words[1]
+        elif words and words[0] == "seat":
+            urls[words[1]] = words[2]
+    return urls
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
@@ -376,16 +391,7 @@ def bench_phones(clients: int = 6, answers: int = 300, seed: int = 1, comings: i
              "--host", "127.0.0.1", "--port", "0", "--players", ",".join(SEATS), "--no-qr"],
             stdout=subprocess.PIPE, text=True)
         try:
-            urls: dict[str, str] = {}
-            while len(urls) < len(SEATS) + 2:
-                line = server.stdout.readline()
-                if not line:
-                    raise RuntimeError("companion serve stopped before it was ready")
-                words = line.split()
-                if words[0] in ("host", "watch"):
-                    urls[words[0]] = words[1]
-                elif words[0] == "seat":
-                    urls[words[1]] = words[2]
+            urls = serve_urls(server, len(SEATS))
             base = urls["host"].split("/h/")[0]
             seat_urls = {**{s: urls[s] for s in SEATS}, "spectator": urls["watch"].rsplit("/", 1)[1]}
             watching = clients - len(SEATS)

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import aiohttp
 
-from companion.bench_phones import percentile
+from companion.bench_phones import percentile, serve_urls
 from companion.games import get_game
 from companion.pads.fake_hub import FakeHub
 
@@ -238,16 +238,7 @@ def bench_soak(game: str = "mall-of-horror", minutes: float = 10.0, players: int
             stdout=subprocess.PIPE, stderr=log, text=True)
         pressed = [0]
         try:
-            urls: dict[str, str] = {}
-            while len(urls) < len(seats) + 2:
-                line = server.stdout.readline()
-                if not line:
-                    raise RuntimeError("companion serve stopped before it was ready")
-                words = line.split()
-                if words and words[0] in ("host", "watch"):
-                    urls[words[0]] = words[1]
-                elif words and words[0] == "seat":
-                    urls[words[1]] = words[2]
+            urls = serve_urls(server, len(seats))
             threading.Thread(target=lambda: [None for _ in server.stdout], daemon=True).start()  # its terminal, read
             threading.Thread(target=_press, args=(hub, random.Random(seed), stop_pressing, pressed),
                              daemon=True).start()
