@@ -8,8 +8,9 @@ file's size (with its WAL) and the p50/p99 from an answer to its acknowledgement
 memory and descriptors per minute.
 
 A stall is a failure: the game not over, no message for STALL_SECONDS, and every seat asked has had its answer
-acknowledged. The bench then prints the position (the host's prompt and each seat's question) and starts the
-next game. The server's tracebacks are counted from its log.
+acknowledged, or has gone MAX_ROUNDS times through every answer its question shows with none accepted. The bench
+then prints the position (the host's prompt and each seat's question) and starts the next game. The server's
+tracebacks are counted from its log.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from companion.pads.fake_hub import FakeHub
 STALL_SECONDS = 8.0  # no message while every asked seat is answered: the table is waiting on nobody
 SPECTATORS = 4  # watching the whole night
 CHURN_PER_SECOND = 2.0  # spectators who come, get the board and go again
+MAX_ROUNDS = 3  # times through every answer a question shows, all refused, before a seat is called stuck
 PRESSES_PER_SECOND = 2.0  # pad presses on the hub, at random buttons of the pads given to seats
 
 
@@ -67,6 +69,7 @@ class Seat:
     sent: dict | None = None  # the last answer sent
     sent_at: float = 0.0
     acked: bool = False
+    rounds: int = 0  # how often it has gone through every answer its question shows, all refused
 
 
 class Soak:
@@ -88,10 +91,17 @@ class Soak:
         if prompt is None or asked is None or asked.get("answered") or seat.name not in prompt["waiting"]:
             return
         if seat.question != asked["id"]:
-            seat.question, seat.acked = asked["id"], False
+            seat.question, seat.acked, seat.rounds = asked["id"], False, 0
             seat.tries = shown_answers(asked, self.rng)
-        elif seat.acked or not seat.tries:
+        elif seat.acked:
             return
+        elif not seat.tries:
+            # every answer refused, some perhaps as stale while the question changed under it: as a player
+            # would, it tries again; a third time through with nothing accepted is a stall
+            seat.rounds += 1
+            if seat.rounds >= MAX_ROUNDS:
+                return
+            seat.tries = shown_answers(asked, self.rng)
         action = seat.sent = seat.tries.pop(0)
         seat.sent_at = time.monotonic()
         await seat.ws.send_str(json.dumps({"v": 1, "type": "answer", "question": asked["id"], "action": action}))
@@ -123,7 +133,7 @@ class Soak:
         if not views or any(v["over"] for v in views):
             return False
         waiting = (views[0].get("prompt") or {}).get("waiting", [])
-        return all(s.acked or not s.tries for s in seats if s.name in waiting)
+        return all(s.acked or s.rounds >= MAX_ROUNDS for s in seats if s.name in waiting)
 
     def say_stall(self, seats: list[Seat]) -> None:
         view = next((s.view for s in seats if s.view is not None), {})
@@ -131,7 +141,7 @@ class Soak:
         for seat in seats:
             asked = (seat.view or {}).get("question")
             print(f"    {seat.name}: question {json.dumps(asked)[:400]} acked={seat.acked} "
-                  f"tries left={len(seat.tries)}", flush=True)
+                  f"rounds of refused answers={seat.rounds}", flush=True)
 
     async def play_one(self, session: aiohttp.ClientSession, base: str, urls: dict[str, str], stop: float) -> None:
         seats = [Seat(name, await session.ws_connect(f"{base}/ws/{urls[name].rsplit('/', 1)[1]}"))

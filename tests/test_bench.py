@@ -75,5 +75,7 @@ def test_the_soak_calls_it_a_stall_when_every_asked_seat_was_answered_and_nothin
     assert soak.stalled([red, blue])
     red.acked, red.tries = False, [{"seat": "red", "vote": "blue"}]  # an answer still to try: not a stall yet
     assert not soak.stalled([red, blue])
+    red.tries, red.rounds = [], 3  # three times through every answer, none accepted: stuck
+    assert soak.stalled([red, blue])
     red.acked, soak.last_message = True, soak.last_message + 60  # a message just came: not a stall
     assert not soak.stalled([red, blue])

@@ -527,3 +527,4 @@ def test_through_the_table_a_turns_action_can_be_taken_back_a_secret_entry_canno
         again = Table(store)
         again.resume()
         assert again.record() == table.record()
+
