@@ -661,7 +661,7 @@ def test_played_through_a_real_table_with_the_cup_its_narration_in_four_language
             text = books.text(entry.message, lang)
             assert "{" not in text and not text.startswith("dz."), (lang, text)
     view = table.view("red")
-    assert view["board"] == "district-z" and len(view["cells"]) == 30
+    assert view["game"] == "district-z" and "board" not in view and len(view["cells"]) == 30
     assert any(entry.act for entry in table.narration())
     record = table.record()
     assert record["table_options"] == {"grid": "6x5", "face_up_event": "roll", "play_on": False, "box_dice": False}

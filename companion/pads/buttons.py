@@ -19,7 +19,7 @@ before the player has seen it.
 
 A press with no open question for its seat, on a button with no choice, or while the seat's previous press is
 still being taken, is refused and changes nothing. Refusals are told once per pad per few seconds (flood.py),
-and a pad pressed faster than any hand can press is ignored for a while and named "stuck". Once a seat's answer
+and a pad pressed faster than any hand can press is ignored for a while and named as stuck. Once a seat's answer
 is accepted the seat is no longer asked, so a second press is refused: a secret ballot is never changed by an
 accidental press on a pad that shows nothing.
 Pads never show a choice, only signals: blinking while asked, a short solid light when an answer is accepted,
@@ -224,7 +224,7 @@ class PadButtons:
         if guard:
             verdict = self.guard.check(seat)
             if verdict != "ok":
-                if verdict == "stuck":
+                if verdict == "jammed":
                     self._post(self._stuck, seat, reply)
                 return  # a stuck pad: not even handed to the loop
         entry = board.numbers.get(seat) if keys >= BUTTONS else None

@@ -33,7 +33,7 @@ class RateGuard:
         self.ignored = 0  # presses ignored so far, from every pad
 
     def check(self, pad: Hashable) -> str:
-        """"ok" (the press counts), "stuck" (this press made the pad stuck: name it) or "ignored"."""
+        """"ok" (the press counts), "jammed" (this press showed the pad is stuck: name it) or "ignored"."""
         now = self.clock()
         with self._lock:
             if now < self._ignored_until.get(pad, now):
@@ -48,7 +48,7 @@ class RateGuard:
             recent.clear()
             self._ignored_until[pad] = now + self.rest
             self.ignored += 1
-            return "stuck"
+            return "jammed"
 
 
 class Notices:

@@ -303,7 +303,7 @@ class SerialPads:
         if verdict != "ok":  # a stuck pad: refused here, the loop never sees it
             self.counts.ignored += 1
             self._write(protocol.no(message.pad, message.seq))
-            if verdict == "stuck":
+            if verdict == "jammed":
                 self._post(self._stuck, message.pad)
             return
         self._post(self._press, message, self.buttons.seen())  # the board as the press arrives
