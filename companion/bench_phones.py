@@ -350,9 +350,10 @@ def print_pages(figures: dict[str, dict]) -> None:
               f"answered 304")
 
 
-def peak_memory_mb(pid: int) -> float:
+def memory_mb(pid: int, field: str = "VmHWM") -> float:
+    """A process's memory from /proc: its peak (VmHWM) or what it holds now (VmRSS), in MB."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
+        if line.startswith(f"{field}:"):
             return int(line.split()[1]) / 1024
     return float("nan")
 
@@ -418,7 +419,7 @@ def bench_phones(clients: int = 6, answers: int = 300, seed: int = 1, comings: i
             asyncio.run(measure())
             cpu = cpu_seconds(server.pid) - cpu
             load = max(load, os.getloadavg()[0])
-            memory = peak_memory_mb(server.pid)
+            memory = memory_mb(server.pid)
             spectators, _ = watcher.communicate(timeout=60)  # closing its stdin ends it
             bench.reveal_ms = bench.reveal_times(json.loads(spectators), watching)
             pages = asyncio.run(pages_per_game(base, urls["host"].rsplit("/", 1)[1]))

@@ -25,11 +25,10 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import aiohttp
 
-from companion.bench_phones import percentile, serve_urls
+from companion.bench_phones import memory_mb, percentile, serve_urls
 from companion.games import get_game
 from companion.pads.fake_hub import FakeHub
 
@@ -206,13 +205,6 @@ class Window:
     acks: int
 
 
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
-
-
 def save_kb(db: str) -> float:
     return sum(os.path.getsize(p) for p in (db, db + "-wal") if os.path.exists(p)) / 1024
 
@@ -294,7 +286,7 @@ async def _run(soak: Soak, pid: int, db: str, urls: dict[str, str], seconds: flo
         while time.monotonic() < stop:
             await asyncio.sleep(min(window_s, max(0.1, stop - time.monotonic())))
             acks, soak.acks = soak.acks, []
-            window = Window(round((time.monotonic() - started) / 60, 2), rss_mb(pid),
+            window = Window(round((time.monotonic() - started) / 60, 2), memory_mb(pid, "VmRSS"),
                             len(os.listdir(f"/proc/{pid}/fd")), save_kb(db), soak.games,
                             percentile(acks, 0.5), percentile(acks, 0.99), len(acks))
             windows.append(window)

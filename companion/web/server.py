@@ -521,7 +521,7 @@ class PhoneServer:
         if not connection.limit.allow():
             now = time.monotonic()
             # Said once a second, not once per dropped message; but a dropped answer is always told, or its device
-            # would wait for an acknowledgement that never comes (bots on District-Z's quick steps stalled so).
+            # would wait for an acknowledgement that never comes (the soak's bots stalled so on a game's quick steps).
             if now - connection.warned > 1 or _is_answer(data):
                 connection.warned = now
                 return connection.error("rate_limited", Message("protocol.rate_limited"))
