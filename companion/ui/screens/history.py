@@ -12,14 +12,32 @@ from companion.ui.widgets import ACT, DANGER, DIM, GOOD, Text
 
 class HistoryScreen(BaseScreen):
     newest = False  # opened at the end of the game so far (the board's "earlier lines of this round")
+    pinned = False  # held at the newest line while the lines are laid out, until a finger scrolls
 
     def open(self, newest: bool = False, **_options) -> None:
         self.newest = newest
 
+    def on_kv_post(self, base_widget) -> None:
+        super().on_kv_post(base_widget)
+        self.ids.lines.bind(height=self._keep_newest)
+        self.ids.lines.parent.bind(on_scroll_start=self._let_go)
+
+    def _keep_newest(self, *_args) -> None:
+        if self.pinned:
+            self.ids.lines.parent.scroll_y = 0
+
+    def _let_go(self, *_args) -> None:
+        self.pinned = False
+
+    def on_leave(self, *args) -> None:
+        self.pinned = False
+        return super().on_leave(*args)
+
     def update(self, force: bool = False) -> None:
         if self.newest:
             self.newest = False
-            self.ids.lines.parent.scroll_y = 0  # where the lines of this round are, once laid out
+            self.pinned = True  # each line wraps to its height after it is added: stay at the newest
+            self.ids.lines.parent.scroll_y = 0
 
         app = self.app
         table = app.table
