@@ -162,7 +162,7 @@ def _record(table, lang: str | None) -> dict:
     from companion.catalogue import catalogue
     from companion.contract import Message
 
-    out = table.book()
+    out = table.record()
     if lang:
         for item in out["narration"]:
             item["text"] = catalogue().text(Message(item["key"], item["params"]), lang)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 # The closed set of question kinds; every device renders each of them without knowing the game.
 PICK = "pick"  # choose one of the choices (a secret pick when the question is secret)
@@ -339,7 +339,15 @@ class Game(Protocol):
         """What `seat` may see (None: the public board). Never a secret of another seat."""
 
     def record(self, state: Any) -> dict:
-        """The table's full record of the state (replay's JSON)."""
+        """The game's own state for the table's record (replay's JSON), beside the common keys of `Record`:
+        the table fills those in, so a game never writes them (its `view` keys may be in it)."""
+
+    def table_options(self, state: Any) -> dict:
+        """The table options this game is played with, every one resolved (the defaults included), by the
+        names of SETUP's options: what a new game started with them would play."""
+
+    def scores(self, state: Any) -> Mapping[str, int]:
+        """Each seat's points where the game counts points (so far, or at the end); {} where it counts none."""
 
     def parts(self, state: Any) -> Any:
         """The board as data (companion/board.py: a Board), public: what every screen draws with its parts."""
@@ -348,7 +356,72 @@ class Game(Protocol):
         """What `seat` alone may look at (Secret parts), beside the public board in its own view."""
 
 
+# -- what the screens read, and the record ---------------------------------------------------------------------
 
-__all__ = ["ASSIGN", "BALLOT", "CARDS", "KINDS", "NUMBER", "PICK", "SOUND_NAMES", "Choice", "CupRequest", "Game",
+
+class PublicView(TypedDict):
+    """The keys of every view the Table gives (`Table.view(None)`), whatever the game: all that a screen reads.
+
+    A seat's view has these and `question`, `narration_mine` and `secrets`; the game's own keys sit beside them
+    (a renderer never reads those: it draws `parts`).
+    """
+
+    game: str  # the registry's name
+    players: list[str]  # the seats, in seating order
+    round: int
+    over: bool
+    winners: list[str]
+    scores: dict[str, int]  # each seat's points where the game counts points, else {}
+    prompt: dict | None  # Prompt.public_json(): id, kind, step, waiting, secret, title
+    narration: list[dict]  # the public lines on show (Line.to_json())
+    undone: list[dict]  # the lines the last undo took back
+    cup_rolls: list[dict]  # the latest rolls with their commitments
+    can_undo: int  # how many answers undo may take back
+    parts: dict  # the board as data: {"main": [...], "revealed": [...], "over": [...]} (companion/board.py)
+
+
+PUBLIC_VIEW_KEYS = frozenset(PublicView.__annotations__)
+SEAT_VIEW_KEYS = PUBLIC_VIEW_KEYS | {"question", "narration_mine", "secrets"}
+
+
+class Record(TypedDict):
+    """The keys of every game's record (`Table.record()`, what `companion replay` and `resume` print); the
+    game's own state (`Game.record`) sits beside them."""
+
+    game: str
+    players: list[str]
+    table_options: dict  # Game.table_options: each option resolved, by SETUP's names
+    waiting: list[str]  # the seats asked now
+    prompt: dict | None  # Prompt.public_json()
+    options: dict[str, list[dict]]  # each waiting seat's legal answers, as complete actions ([] for a number)
+    narration: list[dict]  # the whole game's public narration
+    over: bool
+    winners: list[str]
+    scores: dict[str, int]
+
+
+RECORD_KEYS = frozenset(Record.__annotations__)
+
+
+def record_of(game: Game, state: Any) -> dict:
+    """The record of a state of `game`: the keys of `Record`, with the game's own state (`Game.record`) beside."""
+    current = game.prompt(state)
+    common = {
+        "game": game.NAME,
+        "players": list(state.players),
+        "table_options": dict(game.table_options(state)),
+        "waiting": list(current.seats) if current else [],
+        "prompt": current.public_json() if current else None,
+        "options": {seat: list(actions) for seat, actions in current.options.items()} if current else {},
+        "narration": [entry.to_json() for entry in game.narration(state) if not entry.seats],
+        "over": bool(state.over),
+        "winners": list(state.winners),
+        "scores": dict(game.scores(state)),
+    }
+    return {**game.record(state), **common}
+
+
+__all__ = ["ASSIGN", "BALLOT", "CARDS", "KINDS", "NUMBER", "PICK", "PUBLIC_VIEW_KEYS", "RECORD_KEYS",
+           "SEAT_VIEW_KEYS", "SOUND_NAMES", "PublicView", "Record", "Choice", "CupRequest", "Game",
            "GameState", "IllegalAction", "Item", "Line", "Message", "Prompt", "Question", "Refusal", "Setup",
-           "TableOption", "line", "msg"]
+           "TableOption", "line", "msg", "record_of"]

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from companion.contract import Game, GameState, IllegalAction, Line, Message, Refusal
+from companion.contract import Game, GameState, IllegalAction, Line, Message, Refusal, record_of
 from companion.cup import DiceCup, Roll
 from companion.store import EventStore, GameRecord, StorageError, StoreError
 
@@ -390,8 +390,13 @@ class Table:
             rules, state = self.rules, self.state
             prompt = rules.prompt(state)
             shown = self.shown_narration()
-            shared = {
+            shared = {  # contract.PublicView: the keys every screen reads, whatever the game
                 "game": rules.NAME,
+                "players": list(state.players),
+                "round": state.round,
+                "over": bool(state.over),
+                "winners": list(state.winners),
+                "scores": dict(rules.scores(state)),
                 "prompt": prompt.public_json() if prompt is not None else None,
                 "narration": [entry.to_json() for entry in shown if not entry.seats],
                 "undone": [entry.to_json() for entry in self.undone],
@@ -422,13 +427,10 @@ class Table:
         return list(self.rules.narration(self.state))
 
     def record(self) -> dict:
-        """The table's own full record (replay's JSON). Never shown to players as it is."""
+        """The table's own full record (replay's JSON; contract.Record): the keys every game's record has, and
+        the game's own state beside them. Never shown to players as it is."""
         self._need_game()
-        return self.rules.record(self.state)
-
-    def book(self) -> dict:
-        """The record with the whole game's public narration: what `companion replay` and `resume` print."""
-        return {**self.record(), "narration": [entry.to_json() for entry in self.narration() if not entry.seats]}
+        return record_of(self.rules, self.state)
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
         """Call `callback` after every stored change; returns a function that unsubscribes."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import replace
 
 import pytest
@@ -273,7 +274,7 @@ def test_property_any_json_value_in_any_answer_field_is_played_or_refused_with_a
         assert isinstance(refusal, IllegalAction)
         for lang in LANGS:
             text = refusal.text(lang)
-            assert "{" not in text, text
+            assert not re.search(r"\{[a-z_]+\}", text), text  # every placeholder filled (a value may hold "{")
             text.encode("utf-8")
         return
     after = state

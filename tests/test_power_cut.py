@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.contract import record_of
 from companion.cup import DiceCup
 from companion.games import mall_of_horror as mall
 from companion.games.mall_of_horror.board import COLOURS
@@ -53,7 +54,7 @@ for action in script["actions"]:
             break
         free = command == "run"
     table.answer(action)
-    print(json.dumps(table.book()), flush=True)
+    print(json.dumps(table.record()), flush=True)
 """
 
 
@@ -63,8 +64,7 @@ def jsonable(value: object) -> object:
 
 def book(state) -> dict:
     """What the table prints of a state: its record and the whole game's public narration."""
-    lines = [entry.to_json() for entry in mall.narration(state) if not entry.seats]
-    return jsonable({**mall.record(state), "narration": lines})
+    return jsonable(record_of(mall, state))
 
 
 @dataclass
@@ -163,10 +163,10 @@ def carry_on(ref: Reference, db: Path) -> None:
         answered = sum(1 for event in done if "answer" in event)
         table = Table(store, DiceCup(scripted=ref.dice[rolled:], picks=ref.picks[picked:]), roll_when_asked=True)
         assert table.resume() == record
-        assert jsonable(table.book()) == ref.after_answers(answered)  # the cup rolls what it still owed
+        assert jsonable(table.record()) == ref.after_answers(answered)  # the cup rolls what it still owed
         for action in ref.actions[answered:]:
             table.answer(action)
-        assert jsonable(table.book()) == ref.records[-1]
+        assert jsonable(table.record()) == ref.records[-1]
         assert [as_played(event) for event in store.events(record.id)] == ref.events
         assert store.game(record.id).is_finished
 

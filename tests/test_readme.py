@@ -32,7 +32,7 @@ def test_the_readme_example_script_plays(tmp_path):
     record = json.loads(done.stdout)
     assert "blue" not in record["characters"]  # Blue's Pin-up, his last character, was the Restroom's victim
     assert record["zombies"]["1"] == 0  # and the zombies left after the feast
-    assert record["prompt"] == "cards" and record["waiting"] == ["red"]  # now the Parking: Red may play a card
+    assert record["prompt"]["kind"] == "cards" and record["waiting"] == ["red"]  # now the Parking: Red may play a card
     assert any(line["key"].startswith("mall.") for line in record["narration"])
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.contract import record_of
 from companion.catalogue import text
 from companion.contract import Message
 from companion.games import mall_of_horror as mall
@@ -72,7 +73,7 @@ def whole_game() -> tuple[list[dict], dict]:
     """A whole 4-player game from placement, random legal answers and dice, and its final record."""
     events, state = random_game(mall, FOUR, random.Random(20240611))
     assert state.over
-    return events, json.loads(json.dumps(mall.record(state)))
+    return events, json.loads(json.dumps(book(record_of(mall, state))))
 
 
 # -- output ---------------------------------------------------------------------------------------------------
@@ -88,7 +89,7 @@ def test_replay_prints_the_state_as_json_with_every_key(tmp_path):
     assert record["characters"] == {"red": {"pinup": 3}}
     assert record["closed"] == [2]
     assert (record["hands"], record["deck"]) == (dict.fromkeys(FOUR, 1), 17)
-    assert (record["waiting"], record["prompt"]) == (["blue"], "pick")
+    assert (record["waiting"], record["prompt"]["kind"]) == (["blue"], "pick")
     assert {(a["go"], a["character"]) for a in record["options"]["blue"]} == {
         (loc, kind) for loc in (5, 6) for kind in ("pinup", "tough", "gunman")}
     assert (record["over"], record["winners"]) == (False, [])
@@ -103,7 +104,7 @@ def test_replay_lists_unplaced_characters_only_during_placement(tmp_path):
     record = output(replay(tmp_path, {"game": "mall-of-horror", "players": FOUR, "position": position}))
     assert RECORD_KEYS <= set(record)
     assert "unplaced" not in record
-    assert (record["phase"], record["prompt"], sorted(record["waiting"])) == ("truck", "ballot", ["blue", "yellow"])
+    assert (record["phase"], record["prompt"]["kind"], sorted(record["waiting"])) == ("truck", "ballot", ["blue", "yellow"])
 
 
 def test_replay_of_a_whole_game_from_placement_with_scripted_dice_is_deterministic(tmp_path, whole_game):
@@ -121,7 +122,7 @@ def test_replay_output_taken_at_the_start_of_a_phase_fed_back_as_position_contin
     events, final = whole_game
     cut = start_of_a_destination_phase(events)
     before = output(replay(tmp_path, script_of(events[:cut]), "before.json"))
-    assert (before["phase"], before["prompt"]) == ("destination", "pick")
+    assert (before["phase"], before["prompt"]["kind"]) == ("destination", "pick")
     after = replay(tmp_path, script_of(events[cut:], position=before), "after.json")
     assert book(output(after)) == final
 

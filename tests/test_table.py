@@ -9,6 +9,7 @@ import threading
 import pytest
 from mall import ATTACK, MOVE
 
+from companion.contract import record_of
 from companion.contract import IllegalAction
 from companion.cup import DiceCup, verify
 from companion.games import mall_of_horror as mall
@@ -185,7 +186,7 @@ def test_a_finished_game_stays_in_the_history(store):
     for event in events:
         if "roll" not in event and "pick" not in event:
             table.answer(event)
-    assert table.state.over and table.record() == mall.record(final)
+    assert table.state.over and table.record() == record_of(mall, final)
     (game,) = store.history()
     assert game.players == tuple(FOUR) and game.winners == final.winners and game.rounds == final.round
     assert store.unfinished() is None

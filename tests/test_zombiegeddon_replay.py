@@ -34,8 +34,9 @@ def test_the_script_plays_a_whole_game_through_the_real_command_and_is_stored(tm
     assert record["game"] == "zombiegeddon" and record["over"] and record["winners"] == ["blue"]
     assert record["starter"] == "blue" and record["revealed"] == [{"red": 4, "yellow": 6, "blue": 6},
                                                                  {"yellow": 3, "blue": 5}]
-    assert {seat: s["total"] for seat, s in record["scores"].items()} == {"red": 49, "yellow": 53, "blue": 58}
-    assert record["scores"]["red"]["zombies"] == 3  # corrected after it was handed in
+    assert record["scores"] == {"red": 49, "yellow": 53, "blue": 58}
+    assert {seat: s["total"] for seat, s in record["breakdown"].items()} == record["scores"]
+    assert record["breakdown"]["red"]["zombies"] == 3  # corrected after it was handed in
     lines = record["narration"]
     keys = [entry["key"] for entry in lines]
     assert keys.count("zg.n.score") == 3 and keys[-1] == "zg.n.winner"
@@ -68,8 +69,8 @@ def test_a_script_with_an_old_set_bonus_value_still_replays_as_the_value_it_now_
         result = run("replay", str(path))
         assert result.returncode == 0 and result.stderr == "", result.stderr
         record = json.loads(result.stdout)
-        totals[value] = {seat: s["total"] for seat, s in record["scores"].items()}
-        assert record["options"]["set_bonus"] in ("scoring_kinds", "printed_only")
+        totals[value] = record["scores"]
+        assert record["table_options"]["set_bonus"] in ("scoring_kinds", "printed_only")
     assert totals["every_kind"] == totals["scoring_kinds"] == {"red": 49, "yellow": 53, "blue": 58}
     assert totals["not_food_zombies"] == totals["printed_only"] == {"red": 33, "yellow": 32, "blue": 37}
 

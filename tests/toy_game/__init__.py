@@ -226,3 +226,11 @@ def secrets(state: State, seat: str) -> tuple[Secret, ...]:
 
 def record(state: State) -> dict:
     return {**view(state), "step": state.step, "guess": state.guess}
+
+
+def table_options(state: State) -> dict:
+    return {"target": state.target}
+
+
+def scores(state: State) -> dict[str, int]:
+    return dict(state.scores)

@@ -13,7 +13,7 @@ from .engine import COLOURS, apply, check, cup_request, decide, prompt, question
 from .pairing import best_pairing, outcome
 from .parts import parts, secrets
 from .state import GRIDS, State
-from .view import record, view
+from .view import record, scores, table_options, view
 
 NAME = "district-z"
 LOCALE = Path(__file__).parent / "locale"
@@ -51,4 +51,4 @@ def narration(state: State) -> tuple[Line, ...]:
 
 __all__ = ["LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "State", "apply", "best_pairing", "check",
            "cup_request", "decide", "dice_revealed", "narration", "outcome", "parts", "prompt", "question", "record",
-           "secrets", "start", "view"]
+           "scores", "secrets", "start", "table_options", "view"]

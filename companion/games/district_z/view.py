@@ -54,13 +54,14 @@ def _public(state: State) -> dict:
 
 
 def record(state: State) -> dict:
-    """The table's record: the board, the table options, and what the state waits for (each seat's answers)."""
-    from .engine import prompt
+    """The game's part of the table's record: the board."""
+    return view(state)
 
-    current = prompt(state)
-    return {**view(state), "table_options": {"grid": f"{state.width}x{state.height}",
-                                             "face_up_event": state.face_up_event, "play_on": state.play_on,
-                                             "box_dice": state.box_dice},
-            "prompt": current.public_json() if current else None,
-            "waiting": list(current.seats) if current else [],
-            "options": {seat: list(actions) for seat, actions in current.options.items()} if current else {}}
+
+def table_options(state: State) -> dict:
+    return {"grid": f"{state.width}x{state.height}", "face_up_event": state.face_up_event, "play_on": state.play_on,
+            "box_dice": state.box_dice}
+
+
+def scores(state: State) -> dict[str, int]:
+    return {}  # the game ends with survivors and their objectives, not points

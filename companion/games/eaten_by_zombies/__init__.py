@@ -13,7 +13,7 @@ from .engine import cup_request, picked, start
 from .parts import parts, secrets
 from .prompts import answered, check, prompt, question
 from .state import COLOURS, LEVELS, State
-from .view import record, view
+from .view import record, scores, table_options, view
 
 NAME = "eaten-by-zombies"
 LOCALE = Path(__file__).parent / "locale"
@@ -50,4 +50,5 @@ def narration(state: State) -> tuple[Line, ...]:
 
 
 __all__ = ["LEVELS", "LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "State", "apply", "cup_request",
-           "decide", "dice_revealed", "narration", "parts", "prompt", "question", "record", "secrets", "start", "view"]
+           "decide", "dice_revealed", "narration", "parts", "prompt", "question", "record", "scores", "secrets", "start",
+           "table_options", "view"]

@@ -34,9 +34,18 @@ def view(state: State, seat: str | None = None) -> dict:
 
 def record(state: State) -> dict:
     out = view(state)
-    out.update({"options": {"run_rounding": state.options.rounding, "market": list(state.options.market)},
-                "deck_levels": pile_json(state.deck),
+    out.update({"deck_levels": pile_json(state.deck),
                 "cards": {p: pile_json(state.held(p)) for p in state.players},
                 "level": state.level, "how": state.how, "value": state.value, "remove_left": state.remove_left,
                 "drawn_left": state.drawn_left, "zombie_count": state.zombie_count})
     return out
+
+
+def table_options(state: State) -> dict:
+    market = state.options.market  # numbered kinds are given as their number, named ones as the names
+    numbered = all(type(kind) is int for kind in market)
+    return {"run_rounding": state.options.rounding, "market": len(market) if numbered else list(market)}
+
+
+def scores(state: State) -> dict[str, int]:
+    return {}  # the game ends with who is still human, not points

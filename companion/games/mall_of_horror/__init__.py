@@ -9,7 +9,7 @@ from companion.contract import CupRequest, IllegalAction, Line, Prompt
 from .engine import advance, apply, cup_request, steps
 from .narration import lines
 from .parts import parts, secrets
-from .position import position_of, record, start
+from .position import position_of, record, scores, start, table_options
 from .prompts import check, prompt, question
 from .setup import SETUP, SOUNDS, TERMS
 from .state import Options, State
@@ -38,5 +38,5 @@ def narration(state: State) -> tuple[Line, ...]:
 __all__ = [
     "LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "CupRequest", "IllegalAction", "Options", "Prompt",
     "State", "advance", "apply", "check", "cup_request", "decide", "dice_revealed", "narration", "parts",
-    "position_of", "prompt", "question", "record", "secrets", "start", "steps", "view",
+    "position_of", "prompt", "question", "record", "scores", "secrets", "start", "steps", "table_options", "view",
 ]

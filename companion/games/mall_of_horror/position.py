@@ -6,6 +6,8 @@ position and the game carries on the same. The record is the table's own book, n
 
 from __future__ import annotations
 
+import dataclasses
+
 from companion.contract import IllegalAction
 from companion.games.checks import sent, shown
 
@@ -18,8 +20,8 @@ from .view import board
 POSITION_KEYS = {"round", "phase", "chief", "elected", "characters", "zombies", "closed", "hands", "deck",
                  "destinations", "cup", "played", "hidden"}
 # What a record holds beyond a position: worked out again from the position, so ignored when fed back.
-RECORD_ONLY_KEYS = {"waiting", "prompt", "options", "over", "scores", "winners", "unplaced", "cup_request",
-                    "warnings", "narration"}
+RECORD_ONLY_KEYS = {"game", "players", "table_options", "waiting", "prompt", "options", "over", "scores",
+                    "winners", "unplaced", "cup_request", "warnings", "narration"}
 
 
 def start(players: object, options: object = None, position: object = None) -> State:
@@ -176,9 +178,8 @@ def _int(value: object, what: str, minimum: int) -> int:
 
 
 def record(state: State) -> dict:
-    """The table's record of a state (replay's output): the board as every view has it, in the shape of a
-    position (seats with nothing to list are left out), with what the table waits for."""
-    current = prompts.prompt(state)
+    """The game's part of the table's record (replay's output): the board as every view has it, in the shape of
+    a position (seats with nothing to list are left out), with what the cup is asked for."""
     out = board(state)
     for listed in ("characters", "hidden", "unplaced"):
         if listed in out:
@@ -187,9 +188,6 @@ def record(state: State) -> dict:
         del out["hidden"]
     out.update({
         "played": dict(state.played),
-        "waiting": list(current.seats) if current else [],
-        "prompt": current.kind if current else None,
-        "options": current.options if current else {},
     })
     if state.destinations:
         out["destinations"] = dict(state.destinations)
@@ -199,6 +197,14 @@ def record(state: State) -> dict:
     if request is not None:
         out["cup_request"] = {"kind": request.kind, "count": request.count}
     return out
+
+
+def table_options(state: State) -> dict:
+    return dataclasses.asdict(state.options)
+
+
+def scores(state: State) -> dict[str, int]:
+    return {p: state.score(p) for p in state.players}
 
 
 def position_of(state: State) -> dict:

@@ -180,7 +180,7 @@ def view(state: State, seat: str | None = None) -> dict:
         "revealed": [dict(r) for r in state.revealed],
         "handed_in": [s for s in state.players if state.sheets[s].ready] if state.phase in (SHEET, rules.OVER)
         else [],
-        "scores": {s: dict(v) for s, v in state.scores.items()},
+        "breakdown": {s: dict(v) for s, v in state.scores.items()},  # each sheet's points by kind, once revealed
         "kinds": list(rules.KINDS),  # the kinds of disc that score, one line each on the sheet and the scores
         "winners": list(state.winners),
     }
@@ -196,13 +196,22 @@ def view(state: State, seat: str | None = None) -> dict:
 
 def record(state: State) -> dict:
     """The table's full record (replay's JSON): the public board, plus the entries still secret."""
-    return {**view(state), "game": NAME, "entries": dict(state.entries),
+    return {**view(state), "entries": dict(state.entries),
             "sheets": {s: {"entries": dict(sh.entries), "queue": list(sh.queue), "ready": sh.ready}
                        for s, sh in state.sheets.items()}}
+
+
+def table_options(state: State) -> dict:
+    return dict(state.options)
+
+
+def scores(state: State) -> dict[str, int]:
+    """Each sheet's total, once the sheets are revealed."""
+    return {seat: breakdown["total"] for seat, breakdown in state.scores.items()}
 
 
 __all__ = [
     "GROUPS", "LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "IllegalAction", "State", "apply", "check",
     "cup_request", "decide", "dice_revealed", "narration", "parts", "prompt", "question", "record", "score",
-    "secrets", "set_bonus", "start", "view",
+    "scores", "secrets", "set_bonus", "start", "table_options", "view",
 ]

@@ -1,0 +1,108 @@
+"""The game contract, kept by every registered game and the toy: played whole through a real Table with random
+legal answers, at every step the public view has the keys and types of contract.PublicView, each seat's view those
+of a seat, the record those of contract.Record (one shape for every game), and the record's legal answers agree
+with the questions the seats are shown."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from test_every_seat_asked_can_answer import accepted, shown_answers
+
+from companion.contract import (BALLOT, CARDS, PICK, PUBLIC_VIEW_KEYS, RECORD_KEYS, SEAT_VIEW_KEYS, Game, Record,
+                                PublicView)
+from companion.cup import DiceCup
+from companion.games import GAMES
+from companion.table import Table
+
+sys.path.insert(0, str(Path(__file__).parent))
+import toy_game  # noqa: E402
+
+NAMES = [*GAMES, toy_game.NAME]
+TYPES = {"game": str, "players": list, "round": int, "over": bool, "winners": list, "scores": dict,
+         "prompt": (dict, type(None)), "narration": list, "undone": list, "cup_rolls": list, "can_undo": int,
+         "parts": dict, "table_options": dict, "waiting": list, "options": dict,
+         "question": (dict, type(None)), "narration_mine": list, "secrets": list}
+
+
+def test_the_typed_view_and_record_name_every_key_they_check():
+    assert set(PublicView.__annotations__) == PUBLIC_VIEW_KEYS and set(Record.__annotations__) == RECORD_KEYS
+    assert (PUBLIC_VIEW_KEYS | RECORD_KEYS) <= set(TYPES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_game_has_every_function_and_name_of_the_contract(name, lucky_die):
+    rules = GAMES[name]
+    for member in [*Game.__annotations__, *(n for n in vars(Game) if not n.startswith("_"))]:
+        assert hasattr(rules, member), f"{name} lacks {member}"
+
+
+def check_keys(what: str, out: dict, keys: frozenset) -> None:
+    missing = keys - set(out)
+    assert not missing, f"{what} lacks {sorted(missing)}"
+    for key in keys:
+        assert isinstance(out[key], TYPES[key]), f"{what}[{key!r}] is {out[key]!r}"
+    json.dumps(out)  # every key, the game's own ones too, is JSON
+
+
+def check_moment(table: Table, name: str) -> None:
+    state = table.state
+    public = table.view(None)
+    check_keys("the public view", public, PUBLIC_VIEW_KEYS)
+    assert public["game"] == name and public["players"] == list(state.players)
+    assert public["over"] == state.over and public["winners"] == list(state.winners)
+    assert set(public["scores"]) <= set(state.players)
+    assert all(type(points) is int for points in public["scores"].values())
+    for seat in state.players:
+        check_keys(f"{seat}'s view", table.view(seat), SEAT_VIEW_KEYS)
+
+    record = table.record()
+    check_keys("the record", record, RECORD_KEYS)
+    assert record["game"] == name and record["players"] == public["players"]
+    assert (record["over"], record["winners"], record["scores"]) == (public["over"], public["winners"],
+                                                                   public["scores"])
+    assert record["prompt"] == public["prompt"]
+    assert record["waiting"] == (public["prompt"]["waiting"] if public["prompt"] else [])
+    assert set(record["options"]) == set(record["waiting"])
+    assert record["narration"][-len(public["narration"]):] == public["narration"] or not public["narration"]
+    for seat in record["waiting"]:
+        question = table.question(seat)
+        assert question is not None and question.seat == seat, f"{seat} waits with no question"
+        if question.kind in (PICK, BALLOT, CARDS):  # the legal answers are the choices the seat is shown
+            shown = [dict(choice.action) for choice in question.choices]
+            assert all(action in shown for action in record["options"][seat]), (seat, question.kind)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_random_game_keeps_the_contract_at_every_step(name, lucky_die):
+    rules = GAMES[name]
+    rng = random.Random(name)
+    setup = rules.SETUP
+    for game in range(2):
+        count = rng.randint(setup.min_players, min(setup.max_players, len(setup.colours)))
+        options = {o.name: rng.choice(o.choices).value for o in setup.options}
+        options = {k: {"true": True, "false": False}.get(v, v) for k, v in options.items()}
+        table = Table(None, DiceCup())
+        table.new_game(name, list(setup.colours[:count]), options)
+        resolved = table.record()["table_options"]
+        assert set(options) <= set(resolved)  # every option the game was started with, by its name
+        steps = 0
+        while not table.state.over:
+            check_moment(table, name)
+            prompt = rules.prompt(table.state)
+            assert prompt is not None, f"{name} waits for nobody"
+            seat = rng.choice(prompt.seats)
+            answers = list(prompt.options[seat]) or shown_answers(table.question(seat), rng)  # a number, a sheet
+            rng.shuffle(answers)
+            table.answer(next(a for a in answers if accepted(rules, table.state, a)))
+            steps += 1
+            assert steps < 5000, f"{name} did not end"
+        check_moment(table, name)
+        again = Table(None, DiceCup())
+        again.new_game(name, list(table.state.players), resolved)  # the record's options start the same game
+        assert again.record()["table_options"] == resolved
