@@ -11,11 +11,19 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from test_every_seat_asked_can_answer import accepted, shown_answers
 
-from companion.contract import (BALLOT, CARDS, PICK, PUBLIC_VIEW_KEYS, RECORD_KEYS, SEAT_VIEW_KEYS, Game, Record,
-                                PublicView)
+from companion.contract import (
+    BALLOT,
+    CARDS,
+    PICK,
+    PUBLIC_VIEW_KEYS,
+    RECORD_KEYS,
+    SEAT_VIEW_KEYS,
+    Game,
+    PublicView,
+    Record,
+)
 from companion.cup import DiceCup
 from companion.games import GAMES
 from companion.table import Table
@@ -83,7 +91,7 @@ def test_a_random_game_keeps_the_contract_at_every_step(name, lucky_die):
     rules = GAMES[name]
     rng = random.Random(name)
     setup = rules.SETUP
-    for game in range(2):
+    for _game in range(2):
         count = rng.randint(setup.min_players, min(setup.max_players, len(setup.colours)))
         options = {o.name: rng.choice(o.choices).value for o in setup.options}
         options = {k: {"true": True, "false": False}.get(v, v) for k, v in options.items()}

@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.contract import record_of
 from companion.catalogue import text
-from companion.contract import Message
+from companion.contract import Message, record_of
 from companion.games import mall_of_horror as mall
 from companion.simulate import random_game
 
@@ -104,7 +103,8 @@ def test_replay_lists_unplaced_characters_only_during_placement(tmp_path):
     record = output(replay(tmp_path, {"game": "mall-of-horror", "players": FOUR, "position": position}))
     assert RECORD_KEYS <= set(record)
     assert "unplaced" not in record
-    assert (record["phase"], record["prompt"]["kind"], sorted(record["waiting"])) == ("truck", "ballot", ["blue", "yellow"])
+    asked = (record["phase"], record["prompt"]["kind"], sorted(record["waiting"]))
+    assert asked == ("truck", "ballot", ["blue", "yellow"])
 
 
 def test_replay_of_a_whole_game_from_placement_with_scripted_dice_is_deterministic(tmp_path, whole_game):

@@ -9,8 +9,7 @@ import threading
 import pytest
 from mall import ATTACK, MOVE
 
-from companion.contract import record_of
-from companion.contract import IllegalAction
+from companion.contract import IllegalAction, record_of
 from companion.cup import DiceCup, verify
 from companion.games import mall_of_horror as mall
 from companion.simulate import random_game

@@ -50,5 +50,5 @@ def narration(state: State) -> tuple[Line, ...]:
 
 
 __all__ = ["LEVELS", "LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "State", "apply", "cup_request",
-           "decide", "dice_revealed", "narration", "parts", "prompt", "question", "record", "scores", "secrets", "start",
-           "table_options", "view"]
+           "decide", "dice_revealed", "narration", "parts", "prompt", "question", "record", "scores", "secrets",
+           "start", "table_options", "view"]
