@@ -10,6 +10,7 @@ from pathlib import Path
 
 from companion import __version__
 from companion.catalogue import LANGUAGES
+from companion.contract import IllegalAction
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,14 +60,15 @@ def main(argv: list[str] | None = None) -> int:
                             "ui: the touchscreen app beside a bare Kivy window; "
                             "soak: whole games back to back with bot phones and spectators (a night of play)")
     bench.add_argument("--games", type=int, help="how many games (default 500 for rules, 50 for table)")
-    bench.add_argument("--players", type=int, default=5, help="players per game (default 5)")
+    bench.add_argument("--players", type=int, default=5,
+                       help="players per game (default 5, or fewer where the game takes fewer)")
     bench.add_argument("--seed", type=int, default=1, help="seed of the random players and dice")
     bench.add_argument("--clients", type=int, default=6, help="phones: how many (6 seats, the rest watch)")
     bench.add_argument("--answers", type=int, default=300, help="phones: how many answers to measure")
     bench.add_argument("--flood", action="store_true",
                        help="pads: 1,000 presses/s on the hub during play by bot phones (phone ack p99, notices)")
     bench.add_argument("--idle", type=float, default=30.0, help="ui: seconds of idle CPU to measure (default 30)")
-    bench.add_argument("--game", default="mall-of-horror", help="soak: the game to play (default mall-of-horror)")
+    bench.add_argument("--game", default="mall-of-horror", help="the game to play (default mall-of-horror)")
     bench.add_argument("--minutes", type=float, default=10.0, help="soak: how long to play (default 10)")
 
     args = parser.parse_args(argv)
@@ -91,38 +93,50 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "run":
         return _run(args)
     if args.command == "bench":
-        from companion.bench import bench_rules, bench_table
-
-        if args.what == "phones":
-            from companion.bench_phones import bench_phones
-
-            bench_phones(clients=args.clients, answers=args.answers, seed=args.seed)
-            return 0
-        if args.what == "ui":
-            from companion.ui.bench import bench_ui
-
-            return bench_ui(idle=args.idle, answers=min(args.answers, 200))
-        if args.what == "soak":
-            from companion.bench_soak import bench_soak
-
-            figures = bench_soak(game=args.game, minutes=args.minutes, players=args.players, seed=args.seed)
-            return 1 if figures["stalls"] or figures["tracebacks"] else 0
-        if args.what == "pads":
-            if args.flood:
-                from companion.bench_pads_flood import bench_pads_flood
-
-                bench_pads_flood(seed=args.seed)
-                return 0
-            from companion.bench_pads import bench_pads
-
-            bench_pads()
-            return 0
-        if args.what == "table":
-            bench_table(games=args.games or 50, players=args.players, seed=args.seed)
-        else:
-            bench_rules(games=args.games or 500, players=args.players, seed=args.seed)
-        return 0
+        return _bench(args)
     parser.print_help()
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from companion.bench import rules_of
+
+    try:
+        rules_of(args.game)
+    except IllegalAction as refusal:
+        print(f"companion bench: {refusal}", file=sys.stderr)
+        return 2
+    game = args.game
+    if args.what == "phones":
+        from companion.bench.phones import bench_phones
+
+        bench_phones(clients=args.clients, answers=args.answers, seed=args.seed, game=game)
+        return 0
+    if args.what == "ui":
+        from companion.bench.ui import bench_ui
+
+        return bench_ui(idle=args.idle, answers=min(args.answers, 200), game=game)
+    if args.what == "soak":
+        from companion.bench.soak import bench_soak
+
+        figures = bench_soak(game=game, minutes=args.minutes, players=args.players, seed=args.seed)
+        return 1 if figures["stalls"] or figures["tracebacks"] else 0
+    if args.what == "pads":
+        if args.flood:
+            from companion.bench.flood import bench_pads_flood
+
+            bench_pads_flood(seed=args.seed, game=game)
+            return 0
+        from companion.bench.pads import bench_pads
+
+        bench_pads(game=game, seed=args.seed)
+        return 0
+    from companion.bench.rules import bench_rules, bench_table
+
+    if args.what == "table":
+        bench_table(game=game, games=args.games or 50, players=args.players, seed=args.seed)
+    else:
+        bench_rules(game=game, games=args.games or 500, players=args.players, seed=args.seed)
     return 0
 
 

@@ -28,11 +28,52 @@ def test_bench_rules_prints_games_per_second_and_events_per_game():
     assert "games per second" in result.stdout and "median events a game" in result.stdout
 
 
+GAMES_AND_TITLES = [("mall-of-horror", "Mall of Horror"), ("eaten-by-zombies", "Eaten by Zombies!"),
+                    ("zombiegeddon", "Zombiegeddon"), ("district-z", "District-Z")]
+
+
+@pytest.mark.parametrize("what", ["rules", "table"])
+@pytest.mark.parametrize("game, title", GAMES_AND_TITLES)
+def test_bench_rules_and_table_play_the_game_they_are_given(what, game, title):
+    result = subprocess.run([sys.executable, "-m", "companion", "bench", what, "--game", game, "--games", "2"],
+                            capture_output=True, text=True, env=ENV, cwd=REPO, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert f"games of {title} " in result.stdout.splitlines()[0]
+
+
+def test_a_bench_refuses_a_game_it_does_not_know_in_one_line():
+    result = subprocess.run([sys.executable, "-m", "companion", "bench", "rules", "--game", "chess"],
+                            capture_output=True, text=True, env=ENV, cwd=REPO, timeout=120)
+    assert result.returncode == 2 and result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1 and "chess" in result.stderr and "district-z" in result.stderr
+
+
+@pytest.mark.parametrize("game", ["eaten-by-zombies", "zombiegeddon"])
+def test_bench_phones_plays_another_game_when_told(game):
+    """The seat phones answer every kind of question their game asks (numbers and sheets too), seat by seat."""
+    result = subprocess.run([sys.executable, "-m", "companion", "bench", "phones", "--game", game, "--clients", "6",
+                             "--answers", "40"], capture_output=True, text=True, env=ENV, cwd=REPO, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert f"6 phones (4 seats playing random games of {game}, 2 spectators" in result.stdout
+    assert int(result.stdout.split("answers acknowledged")[1].split()[0]) >= 40
+
+
+def test_revealed_text_finds_every_games_revealed_ballots_on_its_board():
+    from companion.bench.phones import revealed_text
+
+    raw = ('{"v":1,"view":{"parts":{"main":[],"revealed":[{"part":"ballot","title":{"key":"t","params":{"c":["red"]}},'
+           '"rows":[{"voter":"red","weight":1,"choice":"blue"}],"tally":[["blue",1]],"leaders":["blue"]}],"over":[]}}}')
+    assert revealed_text(raw).startswith('"revealed":[{"part":"ballot"')
+    assert revealed_text(raw).endswith('"leaders":["blue"]}]')
+    assert revealed_text('{"view":{"parts":{"revealed":[]}}}') == ""
+
+
 def test_bench_phones_runs_phones_against_companion_serve_and_prints_its_figures():
     result = subprocess.run([sys.executable, "-m", "companion", "bench", "phones", "--clients", "10",
                              "--answers", "60"], capture_output=True, text=True, env=ENV, cwd=REPO, timeout=300)
     assert result.returncode == 0, result.stderr
-    assert "10 phones (6 seats playing random games, 4 spectators in a process of their own)" in result.stdout
+    assert ("10 phones (6 seats playing random games of mall-of-horror, 4 spectators in a process of their own)"
+            in result.stdout)
     assert "answer -> ack" in result.stdout and "server peak memory" in result.stdout
     assert "the save file's disk       fdatasync p50" in result.stdout
     acknowledged = int(result.stdout.split("answers acknowledged")[1].split()[0])
@@ -42,14 +83,6 @@ def test_bench_phones_runs_phones_against_companion_serve_and_prints_its_figures
     for game in GAMES:  # the page's bytes on the wire, per game (a weak Wi-Fi: issue 31)
         (line,) = [line for line in result.stdout.splitlines() if line.split()[:1] == [game]]
         assert " page " in line and " KB in " in line and "answered 304" in line, line
-
-
-def test_revealed_text_finds_the_reveal_without_parsing():
-    from companion.bench_phones import revealed_text
-
-    raw = '{"v":1,"view":{"revealed":{"ballots":{"red":"blue"},"leaders":["blue"]},"cup":[1,2,3,4]}}'
-    assert revealed_text(raw) == '"revealed":{"ballots":{"red":"blue"},"leaders":["blue"]'
-    assert revealed_text('{"view":{}}') == ""
 
 
 @pytest.mark.parametrize("game", ["mall-of-horror", "eaten-by-zombies", "zombiegeddon", "district-z"])
@@ -66,7 +99,7 @@ def test_bench_soak_plays_whole_games_back_to_back_with_no_stall_and_prints_its_
 
 
 def test_the_soak_calls_it_a_stall_when_every_asked_seat_was_answered_and_nothing_comes():
-    from companion.bench_soak import Seat, Soak
+    from companion.bench.soak import Seat, Soak
 
     soak = Soak("mall-of-horror", ["red", "blue"], 1)
     view = {"over": False, "prompt": {"id": "q1", "waiting": ["red"]}, "question": {"id": "q1"}}

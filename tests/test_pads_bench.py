@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from companion.bench_pads import bench_pads
-from companion.bench_pads_flood import bench_pads_flood
+import pytest
+
+from companion.bench.flood import bench_pads_flood
+from companion.bench.pads import bench_pads, first_press
+from companion.games import GAMES
 
 
 def test_bench_pads_prints_p50_and_p99_for_gpio_and_serial_pads(capsys):
@@ -14,6 +17,29 @@ def test_bench_pads_prints_p50_and_p99_for_gpio_and_serial_pads(capsys):
         assert 0 < figures[f"{pad}_p50_ms"] <= figures[f"{pad}_p99_ms"]
     assert "GPIO pad (mock pin edge)" in printed and "serial pad (pty line)" in printed
     assert printed.count(" p50 ") == 2
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_bench_pads_presses_a_button_its_games_question_offers(game, capsys):
+    press = first_press(game)
+    rules = GAMES[game]
+    state = rules.start(press.players)
+    rolls, picks = iter(press.rolls), iter(press.picks)
+    answers = iter(press.answers)
+    while True:  # the game played up to the press: the seat is asked, and the button is one of its answers
+        request = rules.cup_request(state)
+        if request is not None:
+            event = {"roll": list(next(rolls))} if request.kind == "roll" else {"pick": next(picks)}
+        else:
+            event = next(answers, None)
+            if event is None:
+                break
+        state = rules.apply(state, event)
+    question = rules.question(state, press.seat)
+    assert question is not None and question.choice_for(press.slot) is not None
+    figures = bench_pads(presses=3, game=game)
+    assert figures["game"] == game and figures["gpio_p50_ms"] > 0 and figures["serial_p50_ms"] > 0
+    assert f"{game}, {press.seat}'s button {press.slot}" in capsys.readouterr().out
 
 
 def test_bench_pads_flood_prints_the_phones_ack_quiet_and_flooded_and_the_notices(capsys):

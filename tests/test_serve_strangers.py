@@ -342,7 +342,7 @@ def test_a_rejoining_phone_gets_304_for_every_file_it_kept_and_a_changed_one_ane
 
 
 def test_the_page_on_the_wire_is_at_most_25_kb_for_every_game_and_nothing_anew_on_rejoining(tmp_path):
-    from companion.bench_phones import PAGE_GOAL, pages_per_game
+    from companion.bench.phones import PAGE_GOAL, pages_per_game
     from companion.games import GAMES
 
     with Serve(tmp_path / "companion.sqlite3").ready() as serve:

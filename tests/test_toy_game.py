@@ -171,7 +171,7 @@ def device_files() -> list[Path]:
     for folder in ("companion/web", "companion/pads", "companion/ui", "kv"):
         places += [p for p in (ROOT / folder).rglob("*") if p.is_file() and p.suffix in (".py", ".js", ".html",
                                                                                       ".css", ".kv")
-                   and "boards" not in p.parts and not p.name.startswith("bench")]  # a bench picks a game to drive
+                   and "boards" not in p.parts]
     return places
 
 

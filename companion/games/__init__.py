@@ -1,4 +1,4 @@
-"""The registry: one line per game. Each game is a package offering the interface in `base.Game`."""
+"""The registry: one line per game. Each game is a package offering the interface in `companion.contract.Game`."""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
-"""`companion bench phones --clients N`: simulated phones against a real `companion serve` in another process.
+"""`companion bench phones --clients N [--game G]`: simulated phones against a real `companion serve` in another
+process.
 
-Six seat phones play random games (answering every question they are asked), the other clients watch as
+The game's seats (six in Mall of Horror) are phones that play random games, answering every question they are
+asked with an answer it shows (another after a refusal); the other clients watch as
 spectators; meanwhile more spectators come and go (5 connects and closes per client, 1,000 for 200 clients),
 which the seat phones must not feel. Printed: p50/p99 from an answer to its acknowledgement, p50/p99 from the
 last ballot of a vote to the reveal reaching every phone, the comings and goings, the server's peak memory, and
@@ -27,7 +29,8 @@ from pathlib import Path
 
 import aiohttp
 
-SEATS = ["red", "yellow", "blue", "green", "purple", "black"]
+from companion.bench import DEFAULT_GAME, rules_of, seats_for
+
 PER_ADDRESS = 24  # spectators per loopback address (the server takes 32 sockets from one address)
 CHURN_RATE = 100.0  # spectators coming (and going again) per second
 
@@ -52,9 +55,28 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
+def shown_answers(question: dict, rng: random.Random) -> list[dict]:
+    """The answers a phone can give from its question alone, in a random order."""
+    kind = question["kind"]
+    if kind in ("pick", "ballot", "cards"):
+        answers = [c["action"] for c in question["choices"]]
+    elif kind == "number":
+        answers = [{**question["answer"], question["field"]: n} for n in range(question["low"], question["high"] + 1)]
+    else:  # assign: the rules' proposal first, then random assignments
+        targets = [t["value"] for t in question["targets"]]
+        guesses = [{**question["answer"], question["field"]: {i["value"]: rng.choice(targets)
+                                                              for i in question["items"]}} for _ in range(8)]
+        answers = ([question["answer"]] if question["field"] in question["answer"] else []) + guesses
+        return answers
+    rng.shuffle(answers)
+    return answers
+
+
 class Bench:
-    def __init__(self, clients: int, answers: int, seed: int):
+    def __init__(self, clients: int, answers: int, seed: int, game: str = DEFAULT_GAME,
+                 seats: list[str] | None = None):
         self.clients, self.answers_wanted = clients, answers
+        self.game, self.seats = game, seats or seats_for(rules_of(game))
         self.rng = random.Random(seed)
         self.ack_ms: list[float] = []
         self.reveal_ms: list[float] = []
@@ -71,7 +93,7 @@ class Bench:
             host = await session.ws_connect(f"{base}/ws/{host_token}")
             while not self.done.is_set():
                 self.game_over.clear()
-                seats = [await session.ws_connect(f"{base}/ws/{seat_urls[s].rsplit('/', 1)[1]}") for s in SEATS]
+                seats = [await session.ws_connect(f"{base}/ws/{seat_urls[s].rsplit('/', 1)[1]}") for s in self.seats]
                 seat_tasks = [asyncio.ensure_future(self.play(i, ws)) for i, ws in enumerate(seats)]
                 await asyncio.wait([asyncio.ensure_future(self.done.wait()),
                                     asyncio.ensure_future(self.game_over.wait())],
@@ -87,17 +109,18 @@ class Bench:
 
     async def new_game(self, host, old: dict[str, str]) -> dict[str, str]:
         """The host starts the next game; its seats have new URLs (the host's backlog still holds the old)."""
-        await host.send_str(json.dumps({"v": 1, "type": "new_game", "players": SEATS}))
+        await host.send_str(json.dumps({"v": 1, "type": "new_game", "game": self.game, "players": self.seats}))
+        first = self.seats[0]
         while True:
             message = json.loads((await host.receive()).data)
-            if message["type"] == "state" and message["host"]["seats"]["red"] != old["red"]:
+            if message["type"] == "state" and message["host"]["seats"].get(first, old[first]) != old[first]:
                 urls = message["host"]["seats"]
                 return {**urls, "spectator": message["host"]["spectator"].rsplit("/", 1)[1]}
 
     def saw(self, phone: int, raw: str, seen: dict[int, str]) -> None:
         """Each seat phone notes when a new reveal reached it (the spectators do so in their own process)."""
         revealed = revealed_text(raw)
-        if not revealed or seen.get(phone) == revealed:
+        if not revealed or seen.get(phone) == revealed or not self.last_ballot_sent:
             return
         seen[phone] = revealed
         self.ballot_sent.setdefault(revealed, self.last_ballot_sent)
@@ -109,37 +132,45 @@ class Bench:
         times = []
         for revealed, sent in self.ballot_sent.items():
             arrivals = self.arrivals.get(revealed, []) + spectators.get(revealed, [])
-            if len(arrivals) == len(SEATS) + watching:  # a reveal seen twice (the same ballots again) is skipped
+            if len(arrivals) == len(self.seats) + watching:  # a reveal seen twice (the same ballots again) is skipped
                 times.append((max(arrivals) - sent) * 1000)
         return times
 
     async def play(self, phone: int, ws) -> None:
         answered: set[str] = set()
+        tries: dict[str, list[dict]] = {}  # a question's id -> the answers it shows, not yet tried
         sent_at = 0.0
+        sent: tuple[str, dict] | None = None  # the question's id and the answer last sent
         view: dict | None = None
         seen: dict[int, str] = {}
 
         async def answer() -> None:
-            nonlocal sent_at
+            nonlocal sent_at, sent
             if view is None or view["over"]:
                 return
             prompt, asked = view.get("prompt"), view.get("question")
-            if not asked or not asked["choices"] or prompt is None or prompt["id"] in answered:
+            if not asked or asked.get("answered") or prompt is None or asked["id"] in answered:
                 return
-            if view["seat"] not in prompt["waiting"]:
+            if asked["seat"] not in prompt["waiting"]:
                 return
-            answered.add(prompt["id"])
+            left = tries.setdefault(asked["id"], shown_answers(asked, self.rng))
+            if not left:
+                return  # every answer it shows refused: the bench ends with too few answers, and says so
+            answered.add(asked["id"])
             sent_at = time.monotonic()
-            if prompt["kind"] == "ballot":
+            if prompt.get("secret"):
                 self.last_ballot_sent = sent_at
-            action = self.rng.choice(asked["choices"])["action"]
-            await ws.send_str(json.dumps({"v": 1, "type": "answer", "question": prompt["id"], "action": action}))
+            action = left.pop(0)
+            sent = (asked["id"], action)
+            await ws.send_str(json.dumps({"v": 1, "type": "answer", "question": asked["id"], "action": action}))
 
         async for message in ws:
             data = json.loads(message.data)
-            if data["type"] == "error" and data["code"] == "rate_limited":
-                answered.clear()  # the answer was dropped, not stored: send it again a little later
-                await asyncio.sleep(0.2)
+            if data["type"] == "error":
+                answered.clear()  # not stored: dropped by the rate limit (the same again, later) or refused
+                if data["code"] == "rate_limited" and sent is not None:
+                    tries[sent[0]].insert(0, sent[1])
+                    await asyncio.sleep(0.2)
                 await answer()
                 continue
             if data["type"] == "ack":
@@ -218,7 +249,7 @@ async def watch(base: str, token: str, count: int, stop: asyncio.Event,
 
 
 def spectators_main(base: str, token: str, count: int, comings: int = 0) -> None:
-    """`python -m companion.bench_phones BASE TOKEN COUNT COMINGS`: watch (while COMINGS spectators come and go)
+    """`python -m companion.bench.phones BASE TOKEN COUNT COMINGS`: watch (while COMINGS spectators come and go)
     until stdin closes, then print the arrivals."""
     async def run() -> dict[str, list[float]]:
         stop = asyncio.Event()
@@ -230,13 +261,14 @@ def spectators_main(base: str, token: str, count: int, comings: int = 0) -> None
 
 
 def revealed_text(raw: str) -> str:
-    """The "revealed" object of a state message as text, found without parsing the JSON ("leaders" is its
-    last field): 194 spectators parsing every state would make the simulated phones the bottleneck."""
-    at = raw.find('"revealed":{')
+    """The revealed ballots of a state message's board (its parts' "revealed", every game's) as text, found
+    without parsing the JSON (each ballot ends with its "leaders"): 194 spectators parsing every state would make
+    the simulated phones the bottleneck."""
+    at = raw.find('"revealed":[{')
     if at < 0:
         return ""
-    end = raw.find("]", raw.find('"leaders":', at))
-    return raw[at:end + 1]
+    end = raw.find("]}]", at)
+    return raw[at:end + 3] if end >= 0 else ""
 
 
 PAGE_GOAL = 25 * 1024  # bytes on the wire of a phone's page, whatever the game (issue 31)
@@ -382,26 +414,28 @@ def disk_syncs(folder: str, count: int = 100) -> list[float]:
     return times
 
 
-def bench_phones(clients: int = 6, answers: int = 300, seed: int = 1, comings: int | None = None) -> dict:
-    clients = max(clients, len(SEATS))
+def bench_phones(clients: int = 6, answers: int = 300, seed: int = 1, comings: int | None = None,
+                 game: str = DEFAULT_GAME) -> dict:
+    seats = seats_for(rules_of(game))
+    clients = max(clients, len(seats))
     comings = 5 * clients if comings is None else comings
     with tempfile.TemporaryDirectory() as folder:
         disk = disk_syncs(folder)
         server = subprocess.Popen(
             [sys.executable, "-m", "companion", "serve", "--db", os.path.join(folder, "bench.sqlite3"),
-             "--host", "127.0.0.1", "--port", "0", "--players", ",".join(SEATS), "--no-qr"],
+             "--host", "127.0.0.1", "--port", "0", "--game", game, "--players", ",".join(seats), "--no-qr"],
             stdout=subprocess.PIPE, text=True)
         try:
-            urls = serve_urls(server, len(SEATS))
+            urls = serve_urls(server, len(seats))
             base = urls["host"].split("/h/")[0]
-            seat_urls = {**{s: urls[s] for s in SEATS}, "spectator": urls["watch"].rsplit("/", 1)[1]}
-            watching = clients - len(SEATS)
-            watcher = subprocess.Popen([sys.executable, "-m", "companion.bench_phones", base,
+            seat_urls = {**{s: urls[s] for s in seats}, "spectator": urls["watch"].rsplit("/", 1)[1]}
+            watching = clients - len(seats)
+            watcher = subprocess.Popen([sys.executable, "-m", "companion.bench.phones", base,
                                         seat_urls["spectator"], str(watching), str(comings)],
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
             if watcher.stdout.readline().strip() != "ready":
                 raise RuntimeError("the spectators' process did not start")
-            bench = Bench(clients, answers, seed)
+            bench = Bench(clients, answers, seed, game, seats)
             churned: list[str] = []
 
             async def measure() -> None:
@@ -427,7 +461,7 @@ def bench_phones(clients: int = 6, answers: int = 300, seed: int = 1, comings: i
             server.terminate()
             server.wait(timeout=10)
     figures = {
-        "clients": clients, "answers": len(bench.ack_ms), "reveals": len(bench.reveal_ms),
+        "game": game, "clients": clients, "answers": len(bench.ack_ms), "reveals": len(bench.reveal_ms),
         "ack_p50_ms": percentile(bench.ack_ms, 0.5), "ack_p99_ms": percentile(bench.ack_ms, 0.99),
         "reveal_p50_ms": percentile(bench.reveal_ms, 0.5), "reveal_p99_ms": percentile(bench.reveal_ms, 0.99),
         "server_peak_mb": memory, "server_cpu_s": cpu,
@@ -437,8 +471,8 @@ def bench_phones(clients: int = 6, answers: int = 300, seed: int = 1, comings: i
         "pages": pages,
     }
     goal = "10" if clients <= 6 else "50"
-    print(f"phones bench: {clients} phones (6 seats playing random games, {clients - 6} spectators in a "
-          f"process of their own) against companion serve")
+    print(f"phones bench: {clients} phones ({len(seats)} seats playing random games of {game}, "
+          f"{clients - len(seats)} spectators in a process of their own) against companion serve")
     print(f"  answers acknowledged       {figures['answers']}")
     print(f"  spectators came and went   {figures['comings']} connects and closes in {figures['comings_s']:.1f} s, "
           f"during the answers")

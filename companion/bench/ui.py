@@ -1,4 +1,5 @@
-"""`companion bench ui`: the touchscreen app beside a bare Kivy window with one label, measured in the same run.
+"""`companion bench ui [--game G]`: the touchscreen app beside a bare Kivy window with one label, measured in the
+same run.
 
 Each is measured in a process of its own (one Kivy window per process), offscreen unless a display is set:
 cold start to the first frame, idle CPU with a game open, peak memory, and answer -> screen redrawn (for the bare
@@ -14,7 +15,7 @@ peak memory.
 
 The app plays random legal games (seeds 3, 4, 5...) one after the other on the same screen until the answers asked
 for (200 by default) are measured: a game of Mall of Horror is about 90 answers, and the p99 of one game would be
-its single slowest answer. The slowest answers are printed too.
+its single slowest answer. The game is Mall of Horror unless told (`--game`). The slowest answers are printed too.
 """
 
 from __future__ import annotations
@@ -30,11 +31,13 @@ import sys
 import tempfile
 import time
 
+from companion.bench import DEFAULT_GAME
+
 CHINESE = "zh-Hans"
 FIRST_SEED = 3  # the games played: random legal games of seeds 3, 4, 5... until the answers asked for are measured
 
 
-def bench_ui(idle: float = 30.0, answers: int = 200) -> int:
+def bench_ui(idle: float = 30.0, answers: int = 200, game: str = DEFAULT_GAME) -> int:
     env = dict(os.environ)
     if not (env.get("DISPLAY") or env.get("WAYLAND_DISPLAY")):
         env.setdefault("SDL_VIDEODRIVER", "offscreen")
@@ -43,7 +46,7 @@ def bench_ui(idle: float = 30.0, answers: int = 200) -> int:
     results = {}
     for kind, lang, idle_s in (("bare", "en", idle), ("app", "en", idle), ("app", CHINESE, 0.0)):
         started = time.time()
-        done = subprocess.run([sys.executable, "-m", "companion.ui.bench", kind, str(idle_s), str(answers), lang],
+        done = subprocess.run([sys.executable, "-m", "companion.bench.ui", kind, str(idle_s), str(answers), lang, game],
                               capture_output=True, text=True, env=env, timeout=idle_s + 300)
         if done.returncode != 0:
             print(f"bench ui: the {kind} run ({lang}) failed:\n{done.stderr[-2000:]}", file=sys.stderr)
@@ -58,7 +61,8 @@ def bench_ui(idle: float = 30.0, answers: int = 200) -> int:
         share = 100 * (ticks_after[0] - ticks_before[0]) / (ticks_after[1] - ticks_before[1])
         stolen = f"; {share:.1f} % of the CPU time taken by the hypervisor meanwhile (steal)"
     bare, app, chinese = results["bare"], results["app"], results[CHINESE]
-    print(f"touchscreen app vs a bare Kivy window with one label ({env.get('SDL_VIDEODRIVER') or 'display'}, "
+    print(f"touchscreen app playing {game} vs a bare Kivy window with one label "
+          f"({env.get('SDL_VIDEODRIVER') or 'display'}, "
           f"{app['size']}; load average {load_before[0]:.2f} before, {load_after[0]:.2f} after, "
           f"on {os.cpu_count()} cores{stolen}):")
     print(f"  cold start to first frame: {app['cold_start_s']:.2f} s  (bare window {bare['cold_start_s']:.2f} s; "
@@ -101,7 +105,7 @@ def _cpu_ticks() -> tuple[int, int] | None:
 # -- one measured process -------------------------------------------------------------------------------------
 
 
-def _child(kind: str, idle: float, answers: int, lang: str = "en") -> None:
+def _child(kind: str, idle: float, answers: int, lang: str = "en", game: str = DEFAULT_GAME) -> None:
     from companion.ui.run import configure_kivy, open_window
 
     configure_kivy(os.environ.get("SDL_VIDEODRIVER") or "desktop")
@@ -113,14 +117,15 @@ def _child(kind: str, idle: float, answers: int, lang: str = "en") -> None:
         first.setdefault("at", time.time())
 
     Window.bind(on_flip=flipped)
-    out = asyncio.run(_measure(kind, idle, answers, first, lang))
+    out = asyncio.run(_measure(kind, idle, answers, first, lang, game))
     out["first_frame_at"] = first["at"]
     out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     out["size"] = f"{Window.width}x{Window.height}"
     print(json.dumps(out))
 
 
-async def _measure(kind: str, idle: float, answers: int, first: dict, lang: str = "en") -> dict:
+async def _measure(kind: str, idle: float, answers: int, first: dict, lang: str = "en",
+                   game: str = DEFAULT_GAME) -> dict:
     from kivy.app import App
     from kivy.core.window import Window
     from kivy.uix.label import Label
@@ -135,13 +140,14 @@ async def _measure(kind: str, idle: float, answers: int, first: dict, lang: str 
 
         app = Bare()
     else:
+        from companion.bench import rules_of, seats_for
         from companion.box import Box, BoxOptions
         from companion.cup import DiceCup
-        from companion.games import mall_of_horror
         from companion.simulate import random_game
         from companion.ui.app import CompanionApp
 
-        players = ["red", "yellow", "blue", "green"]
+        rules = rules_of(game)
+        players = seats_for(rules, 4)
         folder = tempfile.mkdtemp()
         box = Box(BoxOptions(db=os.path.join(folder, "bench.sqlite3"), host="127.0.0.1", port=0,
                              address="127.0.0.1"))
@@ -149,10 +155,10 @@ async def _measure(kind: str, idle: float, answers: int, first: dict, lang: str 
 
         def new_game(seed: int) -> list[dict]:
             """A random legal game of this seed, its dice scripted into the cup: its answers, in order."""
-            events, _ = random_game(mall_of_horror, players, random.Random(seed))
+            events, _ = random_game(rules, players, random.Random(seed))
             box.table.cup = DiceCup(scripted=[tuple(e["roll"]) for e in events if "roll" in e],
                                     picks=[e["pick"] for e in events if "pick" in e])
-            box.table.new_game("mall-of-horror", players)
+            box.table.new_game(game, players)
             return [e for e in events if "roll" not in e and "pick" not in e]
 
         plays = new_game(FIRST_SEED)
@@ -244,4 +250,4 @@ async def _measure(kind: str, idle: float, answers: int, first: dict, lang: str 
 
 
 if __name__ == "__main__":
-    _child(sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), *sys.argv[4:5])
+    _child(sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), *sys.argv[4:6])

@@ -1,7 +1,7 @@
 """`companion bench pads --flood`: a stuck button floods the pad hub during play, and the phones must not feel it.
 
 A real `companion serve` (another process) with the pads config of a fake hub on a pty pair; six bot phones
-play whole games (companion.bench_phones' players) and a host page listens. First a quiet stretch, then the hub
+play whole games (companion.bench.phones' players) and a host page listens. First a quiet stretch, then the hub
 sends 1,000 presses a second from pad 6, given to nobody (a shorted button). Printed: the phones' answer-to-ack
 p50/p99 in each stretch of the same run (goal: flood p99 at most twice the quiet one), the notices the host page
 received and the lines the server printed during the flood, per 20 s (goal: at most 200).
@@ -20,7 +20,8 @@ import time
 
 import aiohttp
 
-from companion.bench_phones import SEATS, Bench, percentile, serve_urls
+from companion.bench import DEFAULT_GAME, rules_of, seats_for
+from companion.bench.phones import Bench, percentile, serve_urls
 from companion.pads.fake_hub import FakeHub
 
 FLOOD_PAD = 6
@@ -39,21 +40,24 @@ def _flood(hub: FakeHub, rate: float, stop: threading.Event, sent: list[int]) ->
             stop.wait(wait)
 
 
-def bench_pads_flood(quiet: float = 10.0, flood: float = 20.0, rate: float = 1000.0, seed: int = 1) -> dict:
+def bench_pads_flood(quiet: float = 10.0, flood: float = 20.0, rate: float = 1000.0, seed: int = 1,
+                     game: str = DEFAULT_GAME) -> dict:
+    seats = seats_for(rules_of(game))
     hub = FakeHub(pads=6, resend_after=1.0)
     path = hub.plug()
     with tempfile.TemporaryDirectory(prefix="companion-flood-") as folder:
         config = os.path.join(folder, "pads.toml")
         with open(config, "w", encoding="utf-8") as out:
-            pads = "".join(f'{n} = "{seat}"\n' for n, seat in enumerate(SEATS[:5], start=1))
+            pads = "".join(f'{n} = "{seat}"\n' for n, seat in enumerate(seats[:FLOOD_PAD - 1], start=1))
             out.write(f'[serial]\nport = "{path}"\n[serial.pads]\n{pads}')
         server = subprocess.Popen(
             [sys.executable, "-m", "companion", "serve", "--db", os.path.join(folder, "flood.sqlite3"),
-             "--host", "127.0.0.1", "--port", "0", "--players", ",".join(SEATS), "--no-qr", "--pads", config],
+             "--host", "127.0.0.1", "--port", "0", "--game", game, "--players", ",".join(seats), "--no-qr",
+             "--pads", config],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         printed: list[float] = []  # when the server printed each pads line
         try:
-            urls = serve_urls(server, len(SEATS))
+            urls = serve_urls(server, len(seats))
 
             def drain() -> None:  # the server's terminal: every line it prints is read (and counted)
                 for line in server.stdout:
@@ -63,10 +67,10 @@ def bench_pads_flood(quiet: float = 10.0, flood: float = 20.0, rate: float = 100
             threading.Thread(target=drain, daemon=True).start()
             base = urls["host"].split("/h/")[0]
             host_token = urls["host"].rsplit("/", 1)[1]
-            seat_urls = {**{s: urls[s] for s in SEATS}, "spectator": urls["watch"].rsplit("/", 1)[1]}
+            seat_urls = {**{s: urls[s] for s in seats}, "spectator": urls["watch"].rsplit("/", 1)[1]}
             if not hub.wait_for(lambda h: len(h.lamps) == 6, 10):
                 raise RuntimeError("the companion did not answer the fake hub's HELLO within 10 s")
-            bench = Bench(len(SEATS), 10**9, seed)
+            bench = Bench(len(seats), 10**9, seed, game, seats)
             bench.churned.set()  # no spectators here
             notices: list[float] = []
             marks: dict[str, float] = {}
@@ -116,7 +120,7 @@ def bench_pads_flood(quiet: float = 10.0, flood: float = 20.0, rate: float = 100
     }
     ratio = figures["flood_p99_ms"] / max(figures["quiet_p99_ms"], 1e-9)
     figures["p99_ratio"] = ratio
-    print(f"pads flood bench: {len(SEATS)} bot phones playing, then {figures['rate']:.0f} presses/s on hub pad "
+    print(f"pads flood bench: {len(seats)} bot phones playing {game}, then {figures['rate']:.0f} presses/s on hub pad "
           f"{FLOOD_PAD} (given to nobody) for {flood:.0f} s")
     print(f"  phone ack, quiet     p50 {figures['quiet_p50_ms']:.2f} ms   p99 {figures['quiet_p99_ms']:.2f} ms "
           f"({len(quiet_ms)} answers in {quiet:.0f} s)")

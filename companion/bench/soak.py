@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 
 import aiohttp
 
-from companion.bench_phones import memory_mb, percentile, serve_urls
-from companion.games import get_game
+from companion.bench import DEFAULT_GAME, rules_of, seats_for
+from companion.bench.phones import memory_mb, percentile, serve_urls, shown_answers
 from companion.pads.fake_hub import FakeHub
 
 STALL_SECONDS = 8.0  # no message while every asked seat is answered: the table is waiting on nobody
@@ -37,23 +37,6 @@ SPECTATORS = 4  # watching the whole night
 CHURN_PER_SECOND = 2.0  # spectators who come, get the board and go again
 MAX_ROUNDS = 3  # times through every answer a question shows, all refused, before a seat is called stuck
 PRESSES_PER_SECOND = 2.0  # pad presses on the hub, at random buttons of the pads given to seats
-
-
-def shown_answers(question: dict, rng: random.Random) -> list[dict]:
-    """The answers a phone can give from its question alone, in a random order."""
-    kind = question["kind"]
-    if kind in ("pick", "ballot", "cards"):
-        answers = [c["action"] for c in question["choices"]]
-    elif kind == "number":
-        answers = [{**question["answer"], question["field"]: n} for n in range(question["low"], question["high"] + 1)]
-    else:  # assign: the rules' proposal first, then random assignments
-        targets = [t["value"] for t in question["targets"]]
-        guesses = [{**question["answer"], question["field"]: {i["value"]: rng.choice(targets)
-                                                              for i in question["items"]}} for _ in range(8)]
-        answers = ([question["answer"]] if question["field"] in question["answer"] else []) + guesses
-        return answers
-    rng.shuffle(answers)
-    return answers
 
 
 @dataclass
@@ -218,11 +201,9 @@ def slope(xs: list[float], ys: list[float]) -> float:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / spread if spread else 0.0
 
 
-def bench_soak(game: str = "mall-of-horror", minutes: float = 10.0, players: int | None = None,
+def bench_soak(game: str = DEFAULT_GAME, minutes: float = 10.0, players: int | None = None,
                seed: int = 1) -> dict:
-    rules = get_game(game)
-    count = min(players or rules.SETUP.max_players, rules.SETUP.max_players, len(rules.SETUP.colours))
-    seats = list(rules.SETUP.colours[:max(count, rules.SETUP.min_players)])
+    seats = seats_for(rules_of(game), players)
     seconds = minutes * 60
     window_s = max(10.0, seconds / 10)
     hub = FakeHub(pads=min(2, len(seats)), resend_after=1.0)
