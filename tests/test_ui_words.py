@@ -36,9 +36,9 @@ def test_every_ui_key_the_app_uses_is_in_every_language():
 
 
 def test_every_kv_file_is_a_screen_of_the_app_or_its_widgets():
-    from companion.ui.app import SCREENS
+    from companion.ui.screens import SCREEN_CLASSES
 
-    assert {p.stem for p in (ROOT / "kv").glob("*.kv")} == {*SCREENS, "widgets"}
+    assert {p.stem for p in (ROOT / "kv").glob("*.kv")} == {*SCREEN_CLASSES, "widgets"}
 
 
 @pytest.mark.skipif(fonts.missing_cjk(), reason="no Noto CJK installed (scripts/setup installs fonts-noto-cjk)")

@@ -40,7 +40,6 @@ def _layouts() -> Path:
 
 
 KV = _layouts()
-SCREENS = ("board", "answer", "cover", "confirm", "join", "newgame", "menu", "history", "end")
 LANG_SETTING = "screen_language"
 MUTED_SETTING = "screen_muted"
 SPEECH_SETTING = "screen_speech"
