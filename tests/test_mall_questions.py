@@ -199,19 +199,40 @@ def test_a_setup_is_refused_with_a_code(players, code, params):
 
 
 @pytest.mark.parametrize(("options", "code", "params"), [
-    ([1], "mall.refuse.options_object", {"example": '{"end_timing": "round_end"}'}),
+    ([1], "mall.refuse.options_object",
+     {"example": '{"end_timing": "round_end"}', "got": {"key": "checks.got.list", "params": {}}}),
     ({"undo": True}, "mall.refuse.unknown_option",
-     {"value": "'undo'", "options": "threats_carry_to_revote, second_tie_victim, end_timing"}),
+     {"name": "undo", "options": ["threats_carry_to_revote", "second_tie_victim", "end_timing"]}),
     ({"end_timing": "later"}, "mall.refuse.option_value",
-     {"option": "end_timing", "first": "'immediate'", "second": "'round_end'", "value": "'later'"}),
+     {"option": "end_timing", "first": '"immediate"', "second": '"round_end"',
+      "got": {"key": "checks.got.text", "params": {"text": "later"}}}),
     ({"threats_carry_to_revote": "yes"}, "mall.refuse.option_value",
-     {"option": "threats_carry_to_revote", "first": "true", "second": "false", "value": "'yes'"}),
+     {"option": "threats_carry_to_revote", "first": "true", "second": "false",
+      "got": {"key": "checks.got.text", "params": {"text": "yes"}}}),
+    ({"threats_carry_to_revote": 1}, "mall.refuse.option_value",
+     {"option": "threats_carry_to_revote", "first": "true", "second": "false",
+      "got": {"key": "checks.got.number", "params": {"number": "1"}}}),
+    ({"end_timing": None}, "mall.refuse.option_value",
+     {"option": "end_timing", "first": '"immediate"', "second": '"round_end"',
+      "got": {"key": "checks.got.null", "params": {}}}),
 ])
 def test_table_options_are_refused_with_a_code(options, code, params):
     refused = code_of(lambda: mall.start(list(FOUR), options))
     assert (refused.code, refused.params) == (code, params)
-    if code == "mall.refuse.option_value" and options.get("end_timing"):
-        assert str(refused) == "table option end_timing must be 'immediate' or 'round_end', not 'later'"
+    rendered(refused.message)  # in all four languages, every placeholder filled
+
+
+def test_a_table_option_refusal_says_its_values_in_json_words_as_the_other_games_do():
+    said = rendered(code_of(lambda: mall.start(list(FOUR), {"end_timing": "later"})).message)
+    assert said["en"] == 'The table option "end_timing" is "immediate" or "round_end", not the text "later".'
+    assert "'" not in said["en"]  # no Python quoting: 'later', 'immediate'
+    said = rendered(code_of(lambda: mall.start(list(FOUR), {"threats_carry_to_revote": None})).message)
+    assert said["en"] == 'The table option "threats_carry_to_revote" is true or false, not nothing (null).'
+    said = rendered(code_of(lambda: mall.start(list(FOUR), {"undo": True})).message)
+    assert said["en"] == ('Mall of Horror has no table option "undo": its options are threats_carry_to_revote, '
+                          'second_tie_victim and end_timing.')
+    assert "喪屍商場" in said["zh-Hant"] and "丧尸商场" in said["zh-Hans"] and "undo" in said["vi"]
+
 
 
 @pytest.mark.parametrize(("action", "code", "params"), [

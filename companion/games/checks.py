@@ -7,6 +7,7 @@ message the catalogue renders in the reader's language ('the text "5"', 'true', 
 
 from __future__ import annotations
 
+import json
 import math
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -73,6 +74,11 @@ def sent(value: object) -> str | dict:
     return f"'{shown(value)}'" if isinstance(value, str) else described(value)
 
 
+def word(value: object) -> str:
+    """A legal value as a refusal names it, in JSON's own words: "immediate" quoted, true and false bare."""
+    return json.dumps(value, ensure_ascii=False)
+
+
 _TYPES = {bool: "boolean", int: "whole", str: "text", list: "list", dict: "object"}
 
 
@@ -86,4 +92,4 @@ def name_of(value: object) -> str:
     return shown(value) if isinstance(value, str) else "?"
 
 
-__all__ = ["among", "described", "expected", "name_of", "same", "sent", "shown", "whole"]
+__all__ = ["among", "described", "expected", "name_of", "same", "sent", "shown", "whole", "word"]

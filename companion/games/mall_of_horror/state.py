@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from companion.ballot import Ballot
 from companion.contract import IllegalAction
-from companion.games.checks import sent
+from companion.games.checks import described, name_of, same, word
 
 from .board import (
     CAPACITY,
@@ -76,7 +76,8 @@ class Options:
         if data is None:
             return cls()
         if not isinstance(data, dict):
-            raise IllegalAction("mall.refuse.options_object", example='{"end_timing": "round_end"}')
+            raise IllegalAction("mall.refuse.options_object", example='{"end_timing": "round_end"}',
+                                got=described(data))
         allowed = {
             "threats_carry_to_revote": (True, False),
             "second_tie_victim": ("character", "colour"),
@@ -84,11 +85,11 @@ class Options:
         }
         for name, value in data.items():
             if name not in allowed:
-                raise IllegalAction("mall.refuse.unknown_option", value=repr(name), options=", ".join(allowed))
-            if value not in allowed[name] or type(value) is not type(allowed[name][0]):
-                first, second = (str(v).lower() if isinstance(v, bool) else repr(v) for v in allowed[name])
+                raise IllegalAction("mall.refuse.unknown_option", name=name_of(name), options=list(allowed))
+            if not any(same(value, legal) for legal in allowed[name]):
+                first, second = (word(legal) for legal in allowed[name])
                 raise IllegalAction("mall.refuse.option_value", option=name, first=first, second=second,
-                                    value=sent(value))
+                                    got=described(value))
         return cls(**data)
 
     def to_json(self) -> dict:
