@@ -6,7 +6,6 @@ import argparse
 import json
 import os
 import sys
-from pathlib import Path
 
 from companion import __version__
 from companion.catalogue import LANGUAGES
@@ -150,9 +149,11 @@ def _box_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--players", help="start a new game with these colours, e.g. red,blue,yellow,green")
     sub.add_argument("--options", help='table options as JSON, e.g. \'{"end_timing": "round_end"}\'')
     sub.add_argument("--wifi-ssid", help="the table's Wi-Fi name, to offer a QR code that joins it")
-    sub.add_argument("--wifi-password", help="the table's Wi-Fi password (seen by anyone's `ps`: better the "
-                                             "environment's COMPANION_WIFI_PASSWORD, or --wifi-password-file)")
-    sub.add_argument("--wifi-password-file", help="a file (readable by the companion only) holding the password")
+    # Still parsed, only to be refused: unknown, `--wifi-password x` would pass for an abbreviated
+    # --wifi-password-file and the error would print the password as a file name.
+    sub.add_argument("--wifi-password", help=argparse.SUPPRESS)
+    sub.add_argument("--wifi-password-file", help="a file holding the table's Wi-Fi password (mode 600: readable by "
+                                                  "its owner only), or give it in COMPANION_WIFI_PASSWORD")
     sub.add_argument("--pads", help="a pads config (TOML, see hardware/README.md): GPIO pads, the pad hub")
 
 
@@ -275,17 +276,29 @@ def _box(args: argparse.Namespace):
 
 
 def _wifi_password(args: argparse.Namespace) -> str | None | bool:
-    """The Wi-Fi password from --wifi-password-file, --wifi-password or the environment (where the systemd
-    units put it from /etc/default/companion: never on a command line, which every user's `ps` shows). Taken
-    out of the environment, so no program the companion starts inherits it. False: said on stderr."""
+    """The Wi-Fi password from --wifi-password-file or the environment (where the systemd units put it from
+    /etc/default/companion): never from a command line, which every user's `ps` shows. Taken out of the
+    environment, so no program the companion starts inherits it. False: refused, said in one line on stderr."""
     from_environment = os.environ.pop("COMPANION_WIFI_PASSWORD", None)
+    said = f"companion {args.command}:"
+    if args.wifi_password is not None:  # (not echoed: it is the secret)
+        print(f"{said} --wifi-password is refused (every user's ps shows a command line): use "
+              "--wifi-password-file FILE or COMPANION_WIFI_PASSWORD in the environment", file=sys.stderr)
+        return False
     if args.wifi_password_file:
+        path = args.wifi_password_file
         try:
-            return Path(args.wifi_password_file).read_text(encoding="utf-8").strip("\r\n") or None
+            with open(path, "rb") as file:
+                # As ssh with a key: a secret others can read is no secret. The mode of the file opened, not of
+                # whatever the name points to a moment later.
+                if os.fstat(file.fileno()).st_mode & 0o044:
+                    print(f"{said} {path} is readable by others: chmod 600 {path}", file=sys.stderr)
+                    return False
+                return file.read().decode("utf-8").strip("\r\n") or None
         except (OSError, UnicodeDecodeError) as error:
-            print(f"companion {args.command}: --wifi-password-file: {error}", file=sys.stderr)
+            print(f"{said} --wifi-password-file: {error}", file=sys.stderr)
             return False
-    return args.wifi_password or from_environment or None
+    return from_environment or None
 
 
 def _serve(args: argparse.Namespace) -> int:
