@@ -305,6 +305,40 @@ def test_leaving_the_items_of_a_face_up_district_does_not_skip_its_event():
     assert len(game.state.cell((1, 0)).items) == 1
 
 
+def fought_into_a_district_with_zombies_and_items(face_up_event: str) -> Play:
+    """A face-up district holding 2 zombie tokens and a dropped item: the survivor enters and kills both."""
+    game = solo(face_up_event=face_up_event)
+    game.state = game.state.with_cell((1, 0), up=True, zombies=2, items=(dz.state.Gear("one", 2),))
+    game.answer(move="e")
+    assert game.keys()[-2:] == ["dz.n.zombies_there", "dz.n.bare"] and game.step == "roll_red"  # the zombies first
+    game.roll(6, 6).roll(1, 1).answer(pairs={"r1": "b1", "r2": "b2"})
+    assert game.keys()[-1] == "dz.n.cleared" and game.step == "pickup"  # then the items lying there
+    return game
+
+
+def test_zombies_and_items_on_a_face_up_district_fight_first_then_picking_the_items_up_skips_the_event_roll():
+    game = fought_into_a_district_with_zombies_and_items("roll").answer(take=True)
+    assert game.me().items == (dz.state.Gear("one", 2),) and game.state.cell((1, 0)).items == ()
+    assert game.keys()[-3:] == ["dz.n.pickup", "dz.n.no_event", "dz.n.round"] and game.step == "turn"
+    assert dz.cup_request(game.state) is None  # no event die
+
+
+def test_zombies_and_items_on_a_face_up_district_fight_first_then_leaving_the_items_rolls_the_event_as_usual():
+    game = fought_into_a_district_with_zombies_and_items("roll").answer(take=False)
+    assert game.me().items == () and len(game.state.cell((1, 0)).items) == 1
+    assert game.step == "roll_event" and dz.cup_request(game.state).count == 1
+    game.roll(3).answer(outcome="nothing")
+    assert game.step == "turn"
+
+
+@pytest.mark.parametrize("take", [True, False])
+def test_the_translators_note_option_fights_the_zombies_then_rolls_no_event_whether_the_items_are_taken_or_not(take):
+    game = fought_into_a_district_with_zombies_and_items("skip").answer(take=take)
+    assert game.me().items == ((dz.state.Gear("one", 2),) if take else ())
+    assert game.keys()[-2] == ("dz.n.no_event" if take else "dz.n.face_up") and game.step == "turn"
+    assert dz.cup_request(game.state) is None  # no event die either way
+
+
 def test_the_translators_note_option_rolls_no_event_on_a_face_up_district_after_its_zombies():
     game = solo(face_up_event="skip")
     game.state = game.state.with_cell((1, 0), up=True)
