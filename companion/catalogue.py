@@ -7,13 +7,15 @@ its msgstr the sentence with `{name}` placeholders. A message with a `count` par
 
 Parameters named in a TERMS table are words of the game, translated too: {"location": 4} becomes the
 catalogue's "mall.location.4" ("4 Parking", "4 停车场"). A list of terms becomes "Red, Blue and Green" in the
-reader's language.
+reader's language. A game's terms hold within its own messages only (its keys' family: every key of Mall of
+Horror begins "mall."), so two games may each have a `location` of their own; the table's terms (seat colours)
+hold everywhere.
 """
 
 from __future__ import annotations
 
 import string
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -44,15 +46,34 @@ def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
+def family(key: str) -> str:
+    """The family of a message key, its first word: "mall" for "mall.n.breach.defence"."""
+    return key.split(".", 1)[0]
+
+
 class Catalogue:
-    def __init__(self, roots: list[Path], terms: Mapping[str, str]):
-        self.terms = dict(terms)
+    """The messages of `roots` (the table's own, and games' without terms of their own) and of `games` (each a
+    game's catalogue folder and its TERMS, which hold within the families of that folder's keys)."""
+
+    def __init__(self, roots: list[Path], terms: Mapping[str, str],
+                 games: Sequence[tuple[Path, Mapping[str, str]]] = ()):
+        self.terms = dict(terms)  # the table's own terms, in every message
+        self.families: dict[str, dict[str, str]] = {}  # a game's key family -> the terms of its messages
         self.messages: dict[str, dict[str, str | tuple[str, ...]]] = {lang: {} for lang in LANGUAGES}
         self.sources: dict[str, str] = {}  # key -> the English .po file that holds it (for error messages)
         for lang in LANGUAGES:
             for root in roots:
                 for path in sorted((root / folder(lang)).glob("*.po")):
                     self._read(lang, path)
+        for root, game_terms in games:
+            keys = set(self.messages[DEFAULT])
+            for lang in LANGUAGES:
+                for path in sorted((root / folder(lang)).glob("*.po")):
+                    self._read(lang, path)
+            for name in sorted({family(key) for key in set(self.messages[DEFAULT]) - keys}):
+                if name in self.families:
+                    raise ValueError(f"{root}: its messages' family {name!r} is another game's already")
+                self.families[name] = {**self.terms, **game_terms}
 
     def _read(self, lang: str, path: Path) -> None:
         with path.open("rb") as handle:
@@ -87,16 +108,19 @@ class Catalogue:
     def text(self, message: Message, lang: str = DEFAULT) -> str:
         params = message.params
         sentence = self.raw(message.key, lang, params.get("count"))
-        values = {name: self.term(name, value, lang) for name, value in params.items()}
+        terms = self.families.get(family(message.key), self.terms)
+        values = {name: self.term(name, value, lang, terms) for name, value in params.items()}
         try:
             return sentence.format_map(_Missing(values))
         except (ValueError, IndexError, AttributeError):  # a broken placeholder in a translation: say the key
             return f"{message.key} {dict(params)}"
 
-    def term(self, name: str, value: Any, lang: str) -> str:
-        prefix = self.terms.get(name)
+    def term(self, name: str, value: Any, lang: str, terms: Mapping[str, str] | None = None) -> str:
+        """One parameter as words: a term through its prefix (the table's terms, or `terms`: those of the message
+        it stands in), a list joined, a message inside a message rendered with its own key's terms."""
+        prefix = (self.terms if terms is None else terms).get(name)
         if isinstance(value, list | tuple):
-            return self.join([self.term(name, v, lang) for v in value], lang)
+            return self.join([self.term(name, v, lang, terms) for v in value], lang)
         if isinstance(value, Mapping) and "key" in value:  # a message inside a message
             return self.text(Message(value["key"], value.get("params", {})), lang)
         if isinstance(value, Message):
@@ -122,6 +146,7 @@ class Catalogue:
             "languages": LANGUAGES,
             "plural": "en" if lang == "en" else "one",
             "terms": self.terms,
+            "families": self.families,
             "messages": {k: list(v) if isinstance(v, tuple) else v for k, v in messages.items()},
         }
 
@@ -138,11 +163,7 @@ def catalogue() -> Catalogue:
     """The catalogue of the table and every registered game, read once."""
     from companion.games import GAMES
 
-    roots = [LOCALE] + [game.LOCALE for game in GAMES.values()]
-    terms = dict(CORE_TERMS)
-    for game in GAMES.values():
-        terms.update(game.TERMS)
-    return Catalogue(roots, terms)
+    return Catalogue([LOCALE], CORE_TERMS, [(game.LOCALE, game.TERMS) for game in GAMES.values()])
 
 
 def text(message: Message, lang: str = DEFAULT) -> str:

@@ -212,21 +212,47 @@ def test_a_key_defined_twice_is_refused(tmp_path):
 
 def test_the_page_gets_its_languages_catalogue_with_english_where_a_message_is_missing():
     page = catalogue().page("vi")
-    assert page["lang"] == "vi" and page["plural"] == "one" and page["terms"]["location"] == "mall.location"
+    assert page["lang"] == "vi" and page["plural"] == "one" and page["families"]["mall"]["location"] == "mall.location"
     assert page["messages"]["colour.red"] != "Red"
     assert set(page["messages"]) >= set(catalogue().messages["en"])
 
 
-def test_no_two_games_give_one_parameter_name_two_meanings():
-    """Terms are looked up by parameter name across the whole catalogue (and on the page), so a name one game
-    renders through its words ("phase" -> "mall.phase.…") must not be claimed by another game or the table."""
+def _po(folder: Path, messages: dict[str, str]) -> None:
+    (folder / "en").mkdir(parents=True)
+    body = "".join(f'msgid "{key}"\nmsgstr "{text}"\n\n' for key, text in messages.items())
+    header = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+    (folder / "en" / "words.po").write_text(header + body)
+
+
+def test_a_games_terms_hold_within_its_own_messages_so_two_games_may_name_a_parameter_alike(tmp_path):
     from companion.catalogue import CORE_TERMS
 
-    owner = {name: ("the table", prefix) for name, prefix in CORE_TERMS.items()}
-    clashes = []
-    for game_name, game in GAMES.items():
-        for name, prefix in game.TERMS.items():
-            if name in owner and owner[name][1] != prefix:
-                clashes.append(f"{game_name} names {name!r} {prefix!r}; {owner[name][0]} names it {owner[name][1]!r}")
-            owner.setdefault(name, (game_name, prefix))
-    assert not clashes, "; ".join(clashes)
+    _po(tmp_path / "table", {"colour.red": "Red", "ui.said": "{place} said by {colour}", "ui.about": "About {what}"})
+    _po(tmp_path / "alpha", {"alpha.n": "{colour} goes to {place}", "alpha.place.4": "the Parking"})
+    _po(tmp_path / "beta", {"beta.n": "{colour} digs at {place}", "beta.place.4": "the fourth well"})
+    books = Catalogue([tmp_path / "table"], CORE_TERMS, [(tmp_path / "alpha", {"place": "alpha.place"}),
+                                                         (tmp_path / "beta", {"place": "beta.place"})])
+    assert books.text(Message("alpha.n", {"colour": "red", "place": 4})) == "Red goes to the Parking"
+    assert books.text(Message("beta.n", {"colour": "red", "place": 4})) == "Red digs at the fourth well"
+    assert books.text(Message("ui.said", {"place": 4, "colour": "red"})) == "4 said by Red"  # the table's own
+    nested = {"key": "beta.n", "params": {"colour": "red", "place": 4}}  # a message inside a message: its own terms
+    assert books.text(Message("ui.about", {"what": nested})) == "About Red digs at the fourth well"
+    page = books.page("en")
+    assert page["families"] == {"alpha": {**CORE_TERMS, "place": "alpha.place"},
+                                "beta": {**CORE_TERMS, "place": "beta.place"}}
+    assert page["terms"] == CORE_TERMS
+
+
+def test_two_games_with_one_family_of_messages_are_refused(tmp_path):
+    _po(tmp_path / "alpha", {"alpha.n": "A"})
+    _po(tmp_path / "other", {"alpha.m": "B"})
+    with pytest.raises(ValueError, match="family 'alpha' is another game's"):
+        Catalogue([], {}, [(tmp_path / "alpha", {}), (tmp_path / "other", {})])
+
+
+def test_every_registered_game_has_a_family_of_its_own_with_its_terms():
+    books = catalogue()
+    for game in GAMES.values():
+        (family,) = {key.split(".")[0] for key in books.messages["en"] if books.sources[key].startswith(
+            str(game.LOCALE))}
+        assert books.families[family] == {**books.terms, **game.TERMS}

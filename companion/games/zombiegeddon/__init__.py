@@ -31,13 +31,9 @@ from . import rules
 from .parts import parts, secrets
 from .rules import (
     COLOURS,
-    GROUPS,
-    HIGH,
     LARGEST,
     LARGEST_HIGH,
-    LINES,
     OPTIONS,
-    POINTS_OF,
     POST,
     PRE,
     SHEET,
@@ -50,7 +46,7 @@ from .rules import (
 
 NAME = "zombiegeddon"
 LOCALE = Path(__file__).parent / "locale"
-TERMS = {"zg_kind": "zg.kind", "zg_line": "zg.line"}  # names no other game uses: terms are found by parameter name
+TERMS = {"zg_kind": "zg.kind", "zg_line": "zg.line"}  # parameter name -> catalogue prefix, in zg.* messages only
 SOUNDS = {"zg.n.reveal": "reveal", "zg.n.starter": "reveal"}
 
 SETUP = Setup(
@@ -64,9 +60,6 @@ SETUP = Setup(
         for name, values in OPTIONS.items()),
     note=msg("zg.setup.note"),
 )
-
-# Pad buttons 1..6 in this order: hand in, correct a kind (each kind that scores, then the tokens), start again.
-SHEET_CHOICES = rules.SHEET_CHOICES
 
 
 # What a sheet's check says of the set bonus, by the table option.
@@ -108,10 +101,10 @@ def _samples(state: State, seat: str) -> list[dict]:
     sheet = state.sheets[seat]
     if sheet.queue:
         line_ = sheet.queue[0]
-        kind = next((k for k, points in POINTS_OF.items() if points == line_), None)
-        numbers = [0] if kind is not None and sheet.entries.get(kind) == 0 else [0, 1, 2, 3, min(7, HIGH[line_])]
+        kind = rules.kind_of(line_)
+        numbers = [0] if kind is not None and sheet.entries.get(kind) == 0 else [0, 1, 2, 3, min(7, rules.high(line_))]
         return [{"seat": seat, "line": line_, "number": n} for n in sorted(set(numbers))]
-    return [{"seat": seat, "sheet": c} for c in SHEET_CHOICES if not (c == "hand_in" and sheet.ready)]
+    return [{"seat": seat, "sheet": c} for c in rules.sheet_choices() if not (c == "hand_in" and sheet.ready)]
 
 
 def prompt(state: State) -> Prompt | None:
@@ -156,10 +149,10 @@ def question(state: State, seat: str) -> Question | None:
     if sheet.queue:
         line_ = sheet.queue[0]
         return Question(asked, seat, NUMBER, "sheet", msg(f"zg.q.line.{line_}"), secret=True,
-                        answer={"seat": seat, "line": line_}, field="number", low=0, high=HIGH[line_],
+                        answer={"seat": seat, "line": line_}, field="number", low=0, high=rules.high(line_),
                         facts=(msg(f"zg.fact.line.{line_}"), msg("zg.fact.sheet_private")))
     choices = tuple(Choice({"seat": seat, "sheet": c}, msg(f"zg.choice.sheet.{c}"), slot if slot <= 6 else None)
-                    for slot, c in enumerate(SHEET_CHOICES, start=1) if not (c == "hand_in" and sheet.ready))
+                    for slot, c in enumerate(rules.sheet_choices(), start=1) if not (c == "hand_in" and sheet.ready))
     title = msg("zg.q.sheet_done" if sheet.ready else "zg.q.sheet_check")
     return Question(asked, seat, PICK, "sheet", title, secret=True, choices=choices,
                     facts=(msg(SHEET_CHECK[state.options[rules.SET_BONUS_OPTION]]),), answered=sheet.ready)
@@ -189,7 +182,7 @@ def view(state: State, seat: str | None = None) -> dict:
             out["largest"] = state.entries[seat]
         if state.phase == SHEET:
             sheet = state.sheets[seat]
-            out["sheet"] = {line_: sheet.entries[line_] for line_ in LINES if line_ in sheet.entries}
+            out["sheet"] = {line_: sheet.entries[line_] for line_ in rules.lines() if line_ in sheet.entries}
             out["sheet_score"] = score(sheet.entries, state.options[rules.SET_BONUS_OPTION])
     return out
 
@@ -211,7 +204,7 @@ def scores(state: State) -> dict[str, int]:
 
 
 __all__ = [
-    "GROUPS", "LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "IllegalAction", "State", "apply", "check",
+    "LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "IllegalAction", "State", "apply", "check",
     "cup_request", "decide", "dice_revealed", "narration", "parts", "prompt", "question", "record", "score",
     "scores", "secrets", "set_bonus", "start", "table_options", "view",
 ]

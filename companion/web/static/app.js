@@ -50,7 +50,7 @@
 
   // -- words: the catalogue -------------------------------------------------------------------------------
 
-  const words = { lang: "en", languages: {}, plural: "en", terms: {}, messages: {} };
+  const words = { lang: "en", languages: {}, plural: "en", terms: {}, families: {}, messages: {} };
 
   function pluralIndex(n) {
     return words.plural === "en" ? (n === 1 ? 0 : 1) : 0;
@@ -110,12 +110,18 @@
     return out;
   }
 
-  // One parameter, as the catalogue renders it: terms through their prefix, lists joined, messages nested.
-  // With `nodes`, colours become chips (symbol and name).
-  function param(name, value, nodes) {
-    if (Array.isArray(value)) return joined(value.map((v) => param(name, v, nodes)).map((p) => p.flat()));
+  // The terms of a message: its game's (every key of a game begins with the family of its words) or the table's.
+  function termsOf(key) {
+    const family = String(key).split(".", 1)[0];
+    return Object.prototype.hasOwnProperty.call(words.families, family) ? words.families[family] : words.terms;
+  }
+
+  // One parameter, as the catalogue renders it: terms through their prefix (the message's own terms), lists
+  // joined, messages nested (with their own key's terms). With `nodes`, colours become chips (symbol and name).
+  function param(name, value, nodes, terms) {
+    if (Array.isArray(value)) return joined(value.map((v) => param(name, v, nodes, terms)).map((p) => p.flat()));
     if (isMessage(value)) return nodes ? rich(value) : [say(value)];
-    const prefix = words.terms[name];
+    const prefix = Object.prototype.hasOwnProperty.call(terms, name) ? terms[name] : undefined;
     if (prefix === undefined) return [plainValue(value)];
     if (nodes && prefix === "colour") return [chip(value)];
     return [raw(prefix + "." + plainValue(value))];
@@ -124,10 +130,11 @@
   function render(message, nodes) {
     const params = (message && message.params) || {};
     const sentence = raw(message.key, params.count);
+    const terms = termsOf(message.key);
     const out = [];
     for (const piece of pieces(sentence)) {
       if ("text" in piece) out.push(piece.text);
-      else if (Object.prototype.hasOwnProperty.call(params, piece.name)) out.push(...param(piece.name, params[piece.name], nodes));
+      else if (Object.prototype.hasOwnProperty.call(params, piece.name)) out.push(...param(piece.name, params[piece.name], nodes, terms));
       else out.push("{" + piece.name + "}");
     }
     return out.flat(Infinity);
@@ -1203,6 +1210,7 @@
     words.languages = data.languages && typeof data.languages === "object" ? data.languages : {};
     words.plural = data.plural === "en" ? "en" : "one";
     words.terms = data.terms && typeof data.terms === "object" ? data.terms : {};
+    words.families = data.families && typeof data.families === "object" ? data.families : {};
     words.messages = data.messages;
   }
 
