@@ -230,11 +230,37 @@ def check_gpio() -> Finding:
 
 
 HUB_WAIT = 2.0  # seconds the hub has to answer SYNC with its HELLO
+HELD_WAIT = 4.0  # seconds a running companion may still be waiting for the HELLO (it names the device at 3 s)
 
 
-def check_hub() -> Finding:
+def _held_hub(port: str, db: Path | None) -> Finding:
+    """The port is held (by the running companion, as a rule): what the holder published of the device on it."""
+    import time
+
+    from companion.pads import hub_state, protocol
+    from companion.pads.serial import HELLO_DEADLINE
+
+    deadline = time.monotonic() + HELD_WAIT
+    state = hub_state.read(port, db)
+    while state is not None and state.state == hub_state.WAITING and time.monotonic() < deadline:
+        time.sleep(0.2)  # the port has just been opened: the holder will know within seconds
+        state = hub_state.read(port, db)
+    if state is None or state.state == hub_state.WAITING:  # nothing trustworthy: a stale file is no answer
+        return _note("hub", "hub.busy_unknown", port=port, program=PROGRAM)
+    if state.state == hub_state.HUB:
+        return _ok("hub", "hub.held", port=port, version=state.version, pads=state.pads, program=PROGRAM,
+                   pid=state.pid)
+    if state.version is not None:
+        return _fix("hub", "hub.version", port=port, version=state.version, program=PROGRAM,
+                    speaks=f"{protocol.PROTOCOL_MAJOR}.x", folder="hardware/pad/")
+    return _fix("hub", "hub.not_a_hub", port=port, hello="HELLO", seconds=round(HELLO_DEADLINE),
+                folder="hardware/pad/", readme="hardware/README.md")
+
+
+def check_hub(db: Path | None = None) -> Finding:
     """The hub is found by its USB id, then asked to say HELLO: another program on a Pico, or a hub of another
-    protocol, is named here rather than found out mid-game."""
+    protocol, is named here rather than found out mid-game. While a running companion holds the port, what it
+    published of the device is read instead (companion/pads/hub_state.py)."""
     from companion.pads import protocol
     from companion.pads.serial import PICO_USB_ID, find_hub, probe_hub
 
@@ -248,7 +274,7 @@ def check_hub() -> Finding:
     if heard == "hello":
         return _ok("hub", "hub.hello", port=port, version=said.version, pads=said.pads)
     if heard == "busy":
-        return _ok("hub", "hub.busy", port=port, program=PROGRAM)
+        return _held_hub(port, db)
     if heard == "version":
         return _fix("hub", "hub.version", port=port, version=said, program=PROGRAM,
                     speaks=f"{protocol.PROTOCOL_MAJOR}.x", folder="hardware/pad/")
@@ -319,7 +345,7 @@ def diagnose(db: Path, port: int = 8080) -> list[Finding]:
     checks: list[tuple[str, Callable[[], Finding]]] = [
         ("display", check_display), ("gl", check_gl), ("touch", check_touch), ("font", check_font),
         ("sound", check_sound), ("voice", check_voice), ("groups", check_groups), ("gpio", check_gpio),
-        ("hub", check_hub), ("network", lambda: check_network(port)), ("space", lambda: check_space(db)),
+        ("hub", lambda: check_hub(db)), ("network", lambda: check_network(port)), ("space", lambda: check_space(db)),
         ("save", lambda: check_save(db))]
     findings = []
     for name, check in checks:

@@ -337,3 +337,119 @@ def test_a_full_disk(tmp_path):
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stdout + done.stderr
     status, text = _lines(done.stdout)["space"]
     assert status == "fix" and text.startswith(f"only 2 MB free in {disk} (companion needs 100 MB)")
+
+
+# -- the hub's port held by a running companion ---------------------------------------------------------------
+
+
+def _published_here(monkeypatch, tmp_path) -> Path:
+    """The hub's state is published in (and read from) a runtime dir of this test's own, nowhere else."""
+    from companion.pads import hub_state
+
+    runtime = tmp_path / "run"
+    runtime.mkdir()
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    monkeypatch.setattr(hub_state, "RUN_DIR", tmp_path / "no-run-dir")
+    monkeypatch.setattr(hub_state, "USER_RUN", tmp_path / "no-user-run")
+    return runtime
+
+
+def _serve(db: Path, port: str, runtime: Path) -> subprocess.Popen:
+    """A real `companion serve` with the pad hub on `port`."""
+    config = db.with_name("pads.toml")
+    config.write_text(f'[serial]\nport = "{port}"\n[serial.pads]\n1 = "red"\n')
+    return subprocess.Popen(
+        [sys.executable, "-m", "companion", "serve", "--db", str(db), "--host", "127.0.0.1", "--port", "0",
+         "--no-qr", "--pads", str(config)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "XDG_RUNTIME_DIR": str(runtime)}, cwd=Path(__file__).resolve().parents[1])
+
+
+def _wait_for(condition, timeout: float = 20.0) -> bool:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+@pytest.mark.parametrize("device", ["hub", "garbage", "2.0"])
+def test_the_device_on_a_port_a_running_companion_holds_is_named(tmp_path, monkeypatch, device):
+    import signal
+    import time
+
+    import companion.pads.serial as serial_pads
+    from companion.pads import hub_state
+    from companion.pads.fake_hub import FakeHub
+
+    runtime = _published_here(monkeypatch, tmp_path)
+    hub = FakeHub(pads=4, version="2.0" if device == "2.0" else "1.0", resend_after=60.0)
+    hub.says_hello = device != "garbage"
+    port = hub.plug()
+    if device == "garbage":
+        hub.write_raw(b"MicroPython v1.22 on 2024-02-22; Raspberry Pi Pico with RP2040\r\n>>> ")
+    monkeypatch.setattr(serial_pads, "find_hub", lambda *_: port)
+    db = tmp_path / "box.sqlite3"
+    process = _serve(db, port, runtime)
+    published = runtime / hub_state.file_name(port)
+    try:
+        assert _wait_for(published.exists), process.stderr  # the companion holds the port now
+        started = time.monotonic()
+        status, said = _one(doctor.check_hub, db)
+        seconds = time.monotonic() - started
+    finally:
+        process.send_signal(signal.SIGTERM)
+        stopped = process.wait(timeout=15)
+        hub.close()
+    assert stopped == 0 and not published.exists()  # a clean shutdown takes its state away
+    assert seconds < 5  # within seconds of the port being opened
+    if device == "hub":
+        assert (status, said) == ("ok", f"{port}: firmware 1.0, 4 pads, in use by the running companion "
+                                        f"(process {process.pid})")
+    elif device == "2.0":
+        assert (status, said) == ("fix", f"the pad hub on {port} speaks protocol 2.0; this companion speaks 1.x: "
+                                         "copy the firmware from hardware/pad/ to it again")
+    else:  # the companion's 3 s, not doctor's own 2 s: the running companion said it
+        assert (status, said) == ("fix", f"the device on {port} does not speak the pad hub protocol (no HELLO in "
+                                         "3 s): copy the firmware from hardware/pad/ to it (hardware/README.md)")
+
+
+def test_a_hub_state_left_by_a_dead_companion_is_not_trusted(tmp_path, monkeypatch):
+    import json
+    import signal
+
+    import serial
+
+    import companion.pads.serial as serial_pads
+    from companion.pads import hub_state
+    from companion.pads.fake_hub import FakeHub
+
+    runtime = _published_here(monkeypatch, tmp_path)
+    hub = FakeHub(pads=4, resend_after=60.0)
+    port = hub.plug()
+    monkeypatch.setattr(serial_pads, "find_hub", lambda *_: port)
+    db = tmp_path / "box.sqlite3"
+    published = runtime / hub_state.file_name(port)
+    process = _serve(db, port, runtime)
+    try:
+        assert _wait_for(lambda: published.exists() and json.loads(published.read_text())["state"] == "hub")
+    finally:
+        process.send_signal(signal.SIGKILL)  # a crash or a power cut: the file stays behind
+        process.wait(timeout=15)
+    other = serial.Serial(port, exclusive=True)  # and another program holds the port now
+    try:
+        assert published.exists()
+        assert _one(doctor.check_hub, db) == (
+            "note", f"{port} is open in another program, which does not say what device is on it: run this check as "
+                    "the user who runs companion, or stop that program, to have the device asked")
+        # a live process with the dead one's pid is not it either: its start time differs
+        state = json.loads(published.read_text())
+        published.write_text(json.dumps({**state, "pid": os.getpid(), "started": "1"}))
+        assert _one(doctor.check_hub, db)[0] == "note"
+        published.write_text(json.dumps({**state, "pid": os.getpid(), "started": hub_state.process_start(os.getpid())}))
+        assert _one(doctor.check_hub, db)[0] == "ok"  # the same file from a live writer is believed
+    finally:
+        other.close()
+        hub.close()

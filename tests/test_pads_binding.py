@@ -299,6 +299,36 @@ def test_a_device_on_the_pad_port_that_is_no_hub_is_named_on_the_host_page(tmp_p
     assert answers == []  # its presses did not count
 
 
+@pytest.mark.parametrize("device", ["garbage", "2.0"])
+def test_the_device_on_the_pad_port_is_published_for_doctor_while_the_port_is_held(running, monkeypatch, device):
+    """No runtime dir: the state goes beside the save file, where `companion doctor --db` finds it."""
+    from companion import doctor
+    from companion.pads import hub_state
+
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    monkeypatch.setattr(hub_state, "RUN_DIR", running.store.path.parent / "no-run-dir")
+    monkeypatch.setattr(hub_state, "USER_RUN", running.store.path.parent / "no-user-run")
+    hub = FakeHub(pads=4, version="2.0" if device == "2.0" else "1.0", resend_after=60.0)
+    hub.says_hello = device != "garbage"
+    rig = HubRig(running, hub)
+    published = running.store.path.parent / hub_state.file_name(hub.path)
+    try:
+        if device == "garbage":
+            hub.write_raw(b"\x00\xffREADY>>> \r\n")
+        assert wait_until(lambda: published.exists()
+                          and json.loads(published.read_text())["state"] == hub_state.NOT_A_HUB)
+        state = json.loads(published.read_text())
+        assert state["port"] == hub.path and state["pid"] == os.getpid()
+        assert state["version"] == (None if device == "garbage" else "2.0")
+        monkeypatch.setattr("companion.pads.serial.find_hub", lambda *_: hub.path)
+        finding = doctor.check_hub(running.store.path)  # the rig holds the port: doctor cannot ask the device
+        assert finding.status == "fix"
+        assert finding.message.key == ("doctor.hub.not_a_hub" if device == "garbage" else "doctor.hub.version")
+    finally:
+        rig.close()
+    assert not published.exists()  # the pads closed: nothing is on the port as far as this process knows
+
+
 # -- a box restart between storing a press and its OK ---------------------------------------------------------
 
 

@@ -8,7 +8,9 @@ the hub sends again the presses it has no answer for.
 
 A device on the port counts only once it has said a valid HELLO on this connection: until then the companion
 sends SYNC again every second, presses are not counted (the hub sends them again after its HELLO), and after
-HELLO_DEADLINE seconds the device is named on the host screen (garbage, or a hub of another protocol).
+HELLO_DEADLINE seconds the device is named on the host screen (garbage, or a hub of another protocol). What is on
+the port (waiting, a hub and its HELLO, or no hub) is also published for `companion doctor` (hub_state.py), which
+cannot ask the device itself while the port is held here.
 
 Each answer a press gave is remembered by what it was for (boot id, sequence number, pad and button) and an
 accepted press's tag is stored with its answer in the save file: a press sent again after a reconnect, or after
@@ -37,6 +39,7 @@ from companion.pads import protocol
 from companion.pads.buttons import PadButtons, PadError, Say, Seen
 from companion.pads.config import PICO_USB_ID, SerialConfig
 from companion.pads.flood import RateGuard
+from companion.pads.hub_state import HUB, NOT_A_HUB, WAITING, Publisher
 from companion.pads.protocol import Hello, LineError, Press
 from companion.pads.registry import PadRegistry
 
@@ -174,6 +177,7 @@ class SerialPads:
         self._named = False  # the host screen shows that the device on the port is no hub
         self._unwatch: Callable[[], None] | None = None
         self._warned = False
+        self._state: Publisher | None = None  # the reader thread's: what is on the port, for `companion doctor`
 
     @property
     def connected(self) -> bool:
@@ -184,6 +188,8 @@ class SerialPads:
         if self._loop is None:
             raise PadError("the table is not running on a loop: start the pads from inside the running table")
         self._unwatch = self.buttons.watch(self._asked)
+        store = self.buttons.table.store
+        self._state = Publisher(store.path if store is not None else None)
         self._stop.clear()
         self._thread = threading.Thread(target=self._run, name="pad-hub", daemon=True)
         self._thread.start()
@@ -242,9 +248,10 @@ class SerialPads:
         log.info("pad hub port %s open", path)
         now = time.monotonic()
         connection = _Connection(path, now, now)
-        self._write(protocol.sync())
         buffer, skipping = bytearray(), False
         try:
+            self._state.publish(path, WAITING)
+            self._write(protocol.sync())
             while not self._stop.is_set():
                 data = port.read(port.in_waiting or 1)
                 if skipping and data:  # the rest of an overlong line, already counted once: dropped
@@ -268,6 +275,7 @@ class SerialPads:
             with self._port_lock:
                 self._port = None
             port.close()
+            self._state.withdraw()
 
     def _identify(self, connection: _Connection, now: float) -> None:
         """No valid HELLO yet: ask again (SYNC), and after HELLO_DEADLINE name the device on the host screen."""
@@ -277,6 +285,7 @@ class SerialPads:
             self._write(protocol.sync())
         if late and not connection.named:
             connection.named = True
+            self._state.publish(connection.path, NOT_A_HUB, connection.version)
             self._post(self._not_a_hub, connection.path, connection.version)
 
     def _line(self, line: bytes, connection: _Connection) -> None:
@@ -290,6 +299,7 @@ class SerialPads:
         self.counts.lines += 1
         if isinstance(message, Hello):
             connection.identified = True
+            self._state.publish(connection.path, HUB, message.version, message.pads, message.boot)
             self._post(self._hello, message)
             return
         if not connection.identified:  # not counted: the hub sends it again after its HELLO
