@@ -92,6 +92,7 @@ def test_bench_soak_plays_whole_games_back_to_back_with_no_stall_and_prints_its_
     assert "STALL" not in result.stdout, result.stdout
     assert result.returncode == 0, result.stdout + result.stderr  # no stall, no traceback in the server's log
     assert "RSS MB   fds   save KB" in result.stdout and "slopes: memory" in result.stdout
+    assert "MB/min (second half " in result.stdout
     acks = [int(line.split()[5]) for line in result.stdout.splitlines() if line[:9].strip().replace(".", "").isdigit()]
     assert sum(acks) > 10  # the bots really played
     presses = int(result.stdout.split("pad presses ")[-1].split()[0])

@@ -236,17 +236,20 @@ def bench_soak(game: str = DEFAULT_GAME, minutes: float = 10.0, players: int | N
         tracebacks = log.read().count("Traceback")
         log.close()
     minutes_at = [w.minute for w in windows]
+    later = windows[len(windows) // 2:]  # the second half: warm-up (first games, caches filling) left behind
     figures = {"game": game, "players": len(seats), "minutes": minutes, "games": soak.games, "stalls": soak.stalls,
                "pad_presses": pressed[0], "pad_replies": sum(1 for r in hub.replies.values() if r),
                "tracebacks": tracebacks, "refusals": soak.refusals, "spectators_churned": soak.churned,
                "rss_slope_mb_per_min": slope(minutes_at, [w.rss_mb for w in windows]),
                "fds_slope_per_min": slope(minutes_at, [float(w.fds) for w in windows]),
+               "rss_slope_second_half_mb_per_min": slope([w.minute for w in later], [w.rss_mb for w in later]),
                "save_kb_per_game": windows[-1].save_kb / max(1, soak.games) if windows else float("nan"),
                "windows": [w.__dict__ for w in windows]}
     print(f"  games {soak.games}, stalls {soak.stalls} (goal 0), server tracebacks {tracebacks} (goal 0), "
           f"refused answers {soak.refusals}, spectators came and went {soak.churned}, pad presses {pressed[0]} "
           f"({figures['pad_replies']} answered OK or NO by the box)")
-    print(f"  slopes: memory {figures['rss_slope_mb_per_min']:+.3f} MB/min, descriptors "
+    print(f"  slopes: memory {figures['rss_slope_mb_per_min']:+.3f} MB/min (second half "
+          f"{figures['rss_slope_second_half_mb_per_min']:+.3f}), descriptors "
           f"{figures['fds_slope_per_min']:+.3f}/min (goal: flat); save file {figures['save_kb_per_game']:.1f} KB "
           f"per game")
     return figures
