@@ -1,7 +1,8 @@
 """The game contract, kept by every registered game and the toy: played whole through a real Table with random
 legal answers, at every step the public view has the keys and types of contract.PublicView, each seat's view those
 of a seat, the record those of contract.Record (one shape for every game), and the record's legal answers agree
-with the questions the seats are shown."""
+with the questions the seats are shown; and a question a seat answered, once closed, is never asked of it again
+(a phone drops an id it has answered: an id asked again would stall the table)."""
 
 from __future__ import annotations
 
@@ -86,6 +87,28 @@ def check_moment(table: Table, name: str) -> None:
             assert all(action in shown for action in record["options"][seat]), (seat, question.kind)
 
 
+class AskedOnce:
+    """Each seat's answered question ids. After its answer a question stays open only as a secret answer the seat
+    may still change (shown `answered`); otherwise it is closed, and its id is never asked of the seat again."""
+
+    def __init__(self) -> None:
+        self.open: dict[str, str] = {}  # seat -> the id of the question it answered, still open
+        self.closed: dict[str, set[str]] = {}
+
+    def answered(self, seat: str, question_id: str) -> None:
+        self.open[seat] = question_id
+
+    def check(self, table: Table, name: str, step: int) -> None:
+        for seat in table.state.players:
+            question = table.question(seat)
+            if seat in self.open and not (question is not None and question.id == self.open[seat]
+                                          and question.answered):
+                self.closed.setdefault(seat, set()).add(self.open.pop(seat))
+            asked = question.id if question is not None else None
+            assert asked not in self.closed.get(seat, ()), \
+                f"{name}: {seat} is asked {asked!r} again at step {step}, answered and closed before"
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_a_random_game_keeps_the_contract_at_every_step(name, lucky_die):
     rules = GAMES[name]
@@ -99,18 +122,21 @@ def test_a_random_game_keeps_the_contract_at_every_step(name, lucky_die):
         table.new_game(name, list(setup.colours[:count]), options)
         resolved = table.record()["table_options"]
         assert set(options) <= set(resolved)  # every option the game was started with, by its name
-        steps = 0
+        steps, once = 0, AskedOnce()
         while not table.state.over:
             check_moment(table, name)
+            once.check(table, name, steps)
             prompt = rules.prompt(table.state)
             assert prompt is not None, f"{name} waits for nobody"
             seat = rng.choice(prompt.seats)
+            once.answered(seat, table.question(seat).id)
             answers = list(prompt.options[seat]) or shown_answers(table.question(seat), rng)  # a number, a sheet
             rng.shuffle(answers)
             table.answer(next(a for a in answers if accepted(rules, table.state, a)))
             steps += 1
             assert steps < 5000, f"{name} did not end"
         check_moment(table, name)
+        once.check(table, name, steps)
         again = Table(None, DiceCup())
         again.new_game(name, list(table.state.players), resolved)  # the record's options start the same game
         assert again.record()["table_options"] == resolved
