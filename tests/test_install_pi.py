@@ -11,10 +11,13 @@ checks that the tree is as it was.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
+import re
 import shutil
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -48,6 +51,28 @@ def test_install_script_refuses_unknown_options_and_tells_its_usage():
     assert "--uninstall" in done.stderr  # the usage, on stderr
     shown = subprocess.run(["sh", str(SCRIPT), "--help"], capture_output=True, text=True)
     assert shown.returncode == 0 and "--no-enable" in shown.stdout and "--hotspot" in shown.stdout
+
+
+@pytest.mark.parametrize("given", [["--hotspot-password", "brains brains"], ["--hotspot-password=brains brains"]])
+def test_install_script_refuses_a_password_on_its_command_line_and_says_how_to_give_it(given):
+    # (Refused while reading the options: nothing is installed, root or not.)
+    done = subprocess.run(["sh", str(SCRIPT), "--no-enable", "--hotspot", "Zombie table", *given],
+                          capture_output=True, text=True)
+    assert done.returncode == 1 and done.stdout == ""
+    assert len(done.stderr.splitlines()) == 1, done.stderr
+    assert done.stderr.startswith("install-pi: --hotspot-password is refused")
+    assert "--hotspot-password-file" in done.stderr and "COMPANION_WIFI_PASSWORD" in done.stderr
+    assert "brains" not in done.stderr
+
+
+def test_install_script_says_no_command_line_back():
+    """An unknown `--option=value` is named without its value, and no message repeats the options ($* or $@):
+    a secret typed in the wrong place is not printed back (nor kept in a terminal's scrollback or a log)."""
+    done = subprocess.run(["sh", str(SCRIPT), "--hotspot-pasword=brains brains"], capture_output=True, text=True)
+    assert done.returncode == 1 and done.stderr.splitlines()[-1] == "install-pi: unknown option: --hotspot-pasword"
+    assert "brains" not in done.stdout + done.stderr
+    messages = [line for line in SCRIPT.read_text().splitlines() if re.search(r"\b(say|fail) ", line)]
+    assert messages and not any(re.search(r"\$[*@]|\$\{[*@]", line) for line in messages), messages
 
 
 # --- the clean Debian ------------------------------------------------------------------------------------------
@@ -104,10 +129,47 @@ def _env() -> dict[str, str]:
 TIMES: dict[str, float] = {}  # seconds per step, printed at the end (pytest -s shows them)
 
 
-def _chroot(root: Path, *command: str, user: str | None = None, check: bool = True) -> subprocess.CompletedProcess:
+@contextlib.contextmanager
+def _command_lines_seen():
+    """The command lines of the processes that run meanwhile, looked at in /proc every few milliseconds (without
+    strace: most of them, not every short one)."""
+    seen: set[bytes] = set()
+    stop = threading.Event()
+
+    def look() -> None:
+        while not stop.is_set():
+            for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+                with contextlib.suppress(OSError):
+                    seen.add(cmdline.read_bytes())
+            stop.wait(0.005)
+
+    thread = threading.Thread(target=look, daemon=True)
+    thread.start()
+    try:
+        yield seen
+    finally:
+        stop.set()
+        thread.join()
+
+
+def _chroot(root: Path, *command: str, user: str | None = None, check: bool = True, input: str | None = None,
+            env: dict[str, str] | None = None, secret: str | None = None) -> subprocess.CompletedProcess:
+    """`command` run in the chroot. With a `secret`: asserts it was on no process's command line, by strace's
+    record of every program started (every execve), or by looking at /proc meanwhile where there is no strace."""
     args = ["chroot"] + ([f"--userspec={user}:{user}"] if user else []) + [str(root), *command]
+    strace = shutil.which("strace") if secret else None
+    execs = root.parent / "execve.log"
+    if strace:
+        args = [strace, "-f", "-qq", "-e", "trace=execve", "-e", "signal=none", "-s", "4096", "-o", str(execs),
+                *args]
     start = time.monotonic()
-    done = subprocess.run(args, env=_env(), capture_output=True, text=True)
+    with _command_lines_seen() if secret and not strace else contextlib.nullcontext(set()) as seen:
+        done = subprocess.run(args, env={**_env(), **(env or {})}, input=input, capture_output=True, text=True)
+    if strace:
+        seen = {line.encode() for line in execs.read_text(errors="replace").splitlines()}
+        assert len(seen) > 20, "strace did not follow the programs the command starts"  # (install-pi: dozens)
+    if secret:
+        assert not [line for line in seen if secret.encode() in line], f"{secret!r} on a command line"
     step = " ".join(command[:3])
     TIMES[step] = TIMES.get(step, 0) + time.monotonic() - start
     if check:
@@ -233,7 +295,10 @@ def test_install_twice_then_uninstall_in_a_clean_debian(chroot):
     after_first = _snapshot(root)
 
     # Again, now with the table's own Wi-Fi: nothing new is made, the same files are there.
-    second = _chroot(root, *install, "--hotspot", "Zombie table", "--hotspot-password", "brains brains")
+    # The password typed (here: piped) on standard input, never on a command line: not install-pi's (sudo would
+    # log it), not nmcli's, not any program's install-pi starts.
+    second = _chroot(root, *install, "--hotspot", "Zombie table", "--hotspot-password-file", "-",
+                     input="brains brains\n", secret="brains brains")
     assert "user companion made" not in second.stdout and "installing Debian packages" not in second.stdout
     assert "installing the companion's Python packages" not in second.stdout  # the same pyproject.toml
     assert 'Wi-Fi hotspot "Zombie table"' in second.stdout
@@ -266,7 +331,19 @@ def test_install_twice_then_uninstall_in_a_clean_debian(chroot):
     assert after_second["packages"] == after_first["packages"]
 
     # The desktop image: its user gets the device groups and the settings' group, the app starts with the desktop.
-    desktop = _chroot(root, *install, "--desktop", "pi")
+    # (And the hotspot gets a new password, from the environment: `sudo --preserve-env=COMPANION_WIFI_PASSWORD`.)
+    desktop = _chroot(root, *install, "--desktop", "pi", "--hotspot", "Zombie table",
+                      env={"COMPANION_WIFI_PASSWORD": "zombies zombies"}, secret="zombies zombies")
+    assert "psk=zombies zombies\n" in keyfile.read_text() and oct(keyfile.stat().st_mode & 0o777) == "0o600"
+    assert "COMPANION_WIFI_PASSWORD=zombies zombies\n" in config.read_text()
+    # Or from a file of root's (its first line: a Windows line end is not part of the password).
+    password_file = root / "root/hotspot-password"
+    password_file.write_text("brains brains\r\n")
+    password_file.chmod(0o600)
+    _chroot(root, *install, "--hotspot", "Zombie table", "--hotspot-password-file", "/root/hotspot-password",
+            secret="brains brains")
+    password_file.unlink()
+    assert keyfile.read_text() == profile and "COMPANION_WIFI_PASSWORD=brains brains\n" in config.read_text()
     assert "user pi in the groups video,render,input,audio,dialout,companion" in desktop.stdout
     assert {"video", "render", "input", "audio", "dialout", "companion"} <= set(
         _chroot(root, "id", "-nG", "pi").stdout.split())
