@@ -163,17 +163,21 @@ class EventStore:
         self.group_commit = group_commit
         self._synced = 0  # with group_commit: how many of the writes `sync` has put on disk
         self._wal_inode = -1  # the WAL file whose folder entry is on disk (a new WAL's must be synced once)
+        self.damaged = False  # a read found the file damaged: from then on nothing checkpoints it (see `_corrupt`)
+        wal = Path(f"{self.path}-wal")
+        self._found_wal = wal.is_file()  # answers not yet copied into the file itself (or an empty WAL): keep it
+        self._made_shm = not Path(f"{self.path}-shm").exists()  # SQLite's index of the WAL, made by our opening
         if readonly:
             self._open_reader()
             return
         self._fd, created, writable = self._lock()
-        wal = Path(f"{self.path}-wal")
-        self._found_wal = wal.is_file() and wal.stat().st_size > 0  # answers not yet copied into the file itself
         try:
             fresh = self._inspect(writable)
             self._check_room()
             self._keep_private()
             self._open_connection(fresh)
+            if not fresh:
+                self._check_rows()
         except BaseException:
             self._release(created)
             raise
@@ -233,6 +237,7 @@ class EventStore:
             self._db = None
             if reader is not None:
                 reader.close()
+            self._drop_our_shm()
         if created and self._fd >= 0 and os.fstat(self._fd).st_size == 0:
             self.path.unlink(missing_ok=True)  # leave the folder as it was: nothing of ours was written
         if self._fd >= 0:
@@ -240,9 +245,11 @@ class EventStore:
             self._fd = -1
 
     def _reader_while_closing(self) -> sqlite3.Connection | None:
-        """A store that wrote nothing leaves the files as it found them: SQLite would copy a WAL it found into the
-        file on close (a damaged file must never change), but not while another connection reads it."""
-        if self.writes or not getattr(self, "_found_wal", False):
+        """A store that wrote nothing, or found the file damaged, leaves the WAL as it found it: the last connection
+        to close copies the WAL into the file and deletes it (SQLite's checkpoint on close: a damaged file must
+        never change), but not while another connection reads it, and never a read-only one (SQLite's
+        sqlite3WalCheckpoint returns SQLITE_READONLY for it, so the WAL stays)."""
+        if self._fd < 0 or not self._found_wal or (self.writes and not self.damaged):
             return None
         try:
             reader = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
@@ -250,6 +257,26 @@ class EventStore:
         except sqlite3.Error:
             return None
         return reader
+
+    def _drop_our_shm(self) -> None:
+        """Every connection closed, nothing written: the -shm our opening made goes too, so the folder is as we found
+        it. Only while no companion holds the file (its flock: ours, or taken here for a reader), since a box that
+        has the file open shares that index; SQLite rebuilds it from the WAL at the next opening. (A store that
+        wrote leaves it to SQLite, which deletes it with the WAL once it has checkpointed.)"""
+        shm = Path(f"{self.path}-shm")
+        if self.writes or not self._made_shm or not shm.exists():
+            return
+        fd = self._fd
+        try:
+            if fd < 0:
+                fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # a box has it: its -shm now, leave it
+            shm.unlink(missing_ok=True)
+        except OSError:
+            pass
+        finally:
+            if fd >= 0 and fd != self._fd:
+                os.close(fd)  # drops the flock taken here
 
     def _keep_private(self) -> None:
         """Our save file (and its sidecars) readable by its owner only: it holds every seat's link."""
@@ -296,7 +323,9 @@ class EventStore:
                              f"{MIN_FREE_BYTES // 1024 // 1024} MB): free some space first")
 
     def _corrupt(self, detail: str) -> StoreError:
-        """A damaged save file, said with what to do: its readable games are copied to a new file, it is left as is."""
+        """A damaged save file, said with what to do: its readable games are copied to a new file, it is left as is
+        (from now on no checkpoint copies its WAL into it, see `checkpoint` and `_reader_while_closing`)."""
+        self.damaged = True
         return StoreError(f"{self.path} is corrupt: {detail}; it is left as it is: `companion salvage --db "
                           f"{self.path} --to NEW` copies the games it still holds into a new save file NEW")
 
@@ -407,6 +436,23 @@ class EventStore:
             problems = [line for line in problems if not line.startswith("***")]  # "*** in database main ***"
             raise self._corrupt('; '.join(problems[:3]))
         return False
+
+    def _check_rows(self) -> None:
+        """Read what the box reads before anything is written: quick_check does not see a text torn into bytes that
+        are not UTF-8 or JSON, nor a date torn, and the box writes its seat links before it resumes a game. So the
+        settings, every game's row and the unfinished game's log are read now, and a damaged one is refused before
+        a byte changes. Finished games' logs are left unread: they are history, and no write touches their pages."""
+        with self._reading():
+            settings = self._db.execute("SELECT key, value FROM meta").fetchall()
+            games = self._db.execute("SELECT * FROM games ORDER BY id").fetchall()
+        for key, value in settings:
+            if not isinstance(key, str):
+                raise self._corrupt("a row of its meta table has no name")
+            if key.startswith("setting:"):
+                self._loads(value, f"setting {key.removeprefix('setting:')}")
+        unfinished = [record.id for record in map(self._game_record, games) if not record.is_finished]
+        if unfinished:
+            self.events(unfinished[-1])
 
     def _create(self) -> None:
         with self._transaction():
@@ -604,7 +650,7 @@ class EventStore:
         """Copy the write-ahead log into the save file and empty it (the box does it when the table is idle and
         before a shutdown): the file alone then holds every answer. False if SQLite could not (a reader in the
         way, a full disk): nothing is lost, the WAL still holds the answers."""
-        if self._db is None or self._fd < 0:
+        if self._db is None or self._fd < 0 or self.damaged:
             return False
         try:
             self._db.execute("PRAGMA busy_timeout = 0")  # a reader in the way: try again later, never wait for it

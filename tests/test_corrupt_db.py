@@ -251,6 +251,30 @@ def in_process(*args: str) -> tuple[int, str, str, str | None]:
     return code, out.getvalue(), err.getvalue(), None
 
 
+def box_open(path: Path) -> tuple[int, str, str | None]:
+    """What `companion serve` does with a save file, here: open the box on it (0), or refuse in a line (2), then
+    close it; and the traceback a person would have seen, if any."""
+    import asyncio
+    import traceback
+
+    from companion.box import Box, BoxError, BoxOptions
+
+    async def run() -> tuple[int, str]:
+        box = Box(BoxOptions(db=str(path), host="127.0.0.1", port=0, address="127.0.0.1"))
+        try:
+            await box.open()
+        except BoxError as error:
+            return 2, f"companion serve: {error}"
+        await box.close()
+        return 0, ""
+
+    try:
+        code, err = asyncio.run(run())
+    except BaseException:  # noqa: BLE001 - anything that escapes is a traceback on a person's screen
+        return -1, "", traceback.format_exc()
+    return code, err, None
+
+
 def readable_by_sqlite(main: bytes, wal: bytes, folder: Path) -> set[tuple[int, int, str]]:
     """The whole events a read-only SQLite still reads from copies of the files (until its first error), of the
     games whose row it reads too: all of a finished game's, the run from the first event of an unfinished one's."""
@@ -290,63 +314,124 @@ def test_a_damaged_save_file_is_one_line_never_changed_and_salvage_keeps_what_sq
 
     from companion import doctor
 
-    def digest(path: Path) -> str | None:
-        return hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else None
+    def files(folder: Path) -> dict[str, str]:
+        """Every file in the folder and its bytes' digest: a -shm or -wal made, changed or taken away shows."""
+        return {path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in sorted(folder.iterdir())}
 
     main, wal = save_with_wal
     page = page_size(main)
-    tracebacks, changed, unclear, lost, unresumed, refused = [], [], [], [], [], 0
+    tracebacks, changed, unclear, lost, unresumed, refused, opened = [], [], [], [], [], 0, 0
     kept_all = 0
     cases = damages(main, wal)
-    for target, kind, at in cases:
+
+    def sweep(target: str, kind: str, at: int) -> None:
+        nonlocal refused, opened, kept_all
         name = f"{target}-{kind}-{at}"
         folder = tmp_path / name
         folder.mkdir()
         path = folder / "companion.sqlite3"
-        files = {"main": main, "wal": wal}
-        files[target] = damage(files[target], kind, at, page)
-        path.write_bytes(files["main"])
-        Path(f"{path}-wal").write_bytes(files["wal"])
-        before = (digest(path), digest(Path(f"{path}-wal")))
+        contents = {"main": main, "wal": wal}
+        contents[target] = damage(contents[target], kind, at, page)
+        path.write_bytes(contents["main"])
+        Path(f"{path}-wal").write_bytes(contents["wal"])
+        before = files(folder)
+
+        def unchanged(command: str) -> None:
+            """The main file, the WAL and the folder as they were; put back if not (the next command is judged on
+            its own)."""
+            after = files(folder)
+            if after != before:
+                changed.append((name, command, sorted(n for n in {*after, *before} if after.get(n) != before.get(n))))
+                for extra in set(after) - set(before):
+                    (folder / extra).unlink()
+                path.write_bytes(contents["main"])
+                Path(f"{path}-wal").write_bytes(contents["wal"])
+
+        def refusal(command: str, code: int, err: str) -> None:
+            nonlocal refused
+            if code == 2:
+                refused += 1
+                if "\n" in err.strip() or not err.startswith("companion") or str(path) not in err:
+                    unclear.append((name, command, err))
 
         for args in (("resume", "--db", str(path)), ("history", "--db", str(path))):
             code, _out, err, trace = in_process(*args)
             if trace:
                 tracebacks.append((name, args[0], trace.splitlines()[-1]))
-            elif code == 2:
-                refused += 1
-                if "\n" in err.strip() or not err.startswith("companion") or str(path) not in err:
-                    unclear.append((name, args[0], err))
+            refusal(args[0], code, err)
+            unchanged(args[0])
         try:
             doctor.check_save(path)
         except Exception as error:  # noqa: BLE001
             tracebacks.append((name, "doctor", repr(error)))
+        unchanged("doctor")
 
-        new = folder / "salvaged.sqlite3"
+        new = tmp_path / f"{name}-salvaged" / "salvaged.sqlite3"
+        new.parent.mkdir()
         code, out, err, trace = in_process("salvage", "--db", str(path), "--to", str(new))
         if trace or code != 0:
             tracebacks.append((name, "salvage", trace or err))
-            continue
+            return
         assert out.startswith("Kept ") and f"from {path}, which is left as it was." in out.splitlines()[0], out
-        if (digest(path), digest(Path(f"{path}-wal"))) != before:
-            changed.append(name)
+        unchanged("salvage")
         with closing(sqlite3.connect(new)) as db:
             kept = set(db.execute("SELECT game_id, seq, event FROM events"))
             unfinished = db.execute("SELECT id FROM games WHERE finished IS NULL").fetchall()
         kept_all += len(kept)
-        missing = readable_by_sqlite(files["main"], files["wal"], tmp_path / f"{name}-ro") - kept
+        missing = readable_by_sqlite(contents["main"], contents["wal"], tmp_path / f"{name}-ro") - kept
         if missing:
             lost.append((name, len(missing)))
         code, _out, err, trace = in_process("resume", "--db", str(new))
         if trace or code != (0 if unfinished else 1):
             unresumed.append((name, code, trace or err))
 
-    print(f"\n{len(cases)} damaged save files: {refused} refusals in one line; salvage kept {kept_all} events")
+        # Last, what `companion serve` and `companion run` do: a box that opens on a file it finds sound may write
+        # to it (and checkpoint it on closing); one that refuses it leaves every byte and the folder as they were.
+        code, err, trace = box_open(path)
+        if trace:
+            tracebacks.append((name, "serve", trace.splitlines()[-1]))
+        refusal("serve", code, err)
+        if code == 0:
+            opened += 1
+        else:
+            unchanged("serve")
+
+    for case in cases:
+        sweep(*case)
+
+    print(f"\n{len(cases)} damaged save files: {refused} refusals in one line, {opened} opened by the box; salvage "
+          f"kept {kept_all} events")
     assert tracebacks == []
     assert unclear == []
-    assert changed == [], changed
+    assert changed == [], f"{len(changed)} changed: {changed[:20]}"
     assert lost == [], lost
     assert unresumed == [], unresumed
+
+
+def test_serve_refuses_a_save_file_whose_unfinished_game_has_a_torn_event_and_leaves_its_wal(tmp_path, save_with_wal):
+    """quick_check does not see an event torn into bytes that are not UTF-8: the box used to store its host link,
+    find the torn event while resuming, and fold the WAL into the damaged file as it closed."""
+    main, wal = save_with_wal
+    path = tmp_path / "companion.sqlite3"
+    path.write_bytes(main)
+    Path(f"{path}-wal").write_bytes(wal)
+    # The torn event written into the WAL by SQLite itself; a read-only connection held open meanwhile keeps the
+    # writer's close from checkpointing, and cannot checkpoint itself: the WAL stays beside the file.
+    with closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) as reader:
+        reader.execute("SELECT count(*) FROM games").fetchone()
+        with closing(sqlite3.connect(path)) as writer:
+            writer.execute("UPDATE events SET event = CAST(x'7b22ff' AS TEXT) WHERE game_id = 2 AND seq = 45")
+            writer.commit()
+    Path(f"{path}-shm").unlink()
+    before = {name: (tmp_path / name).read_bytes() for name in ("companion.sqlite3", "companion.sqlite3-wal")}
+
+    result = companion("serve", "--db", str(path), "--host", "127.0.0.1", "--port", "0", "--address", "127.0.0.1")
+
+    assert result.returncode == 2, result.stdout[-300:] + result.stderr[-1500:]
+    assert {path.name: path.read_bytes() for path in sorted(tmp_path.iterdir())} == before
+    message = result.stderr.strip()
+    assert "\n" not in message and message.startswith(f"companion serve: {path} is corrupt: "), message
+    assert f"`companion salvage --db {path} --to NEW`" in message
 
 
 def test_salvage_says_what_it_kept_in_the_players_language_and_never_writes_over_a_file(tmp_path, save_with_wal):
