@@ -12,10 +12,10 @@ from dataclasses import replace
 import pytest
 
 from companion.catalogue import LANGUAGES, catalogue
-from companion.contract import IllegalAction
+from companion.contract import IllegalAction, Message
 from companion.games import GAMES
 from companion.games import zombiegeddon as zg
-from companion.games.zombiegeddon.rules import LINES, Sheet
+from companion.games.zombiegeddon.rules import Sheet, lines
 from companion.simulate import random_game
 from companion.store import EventStore
 from companion.table import Table
@@ -53,7 +53,7 @@ def to_largest(players=FOUR, options=None):
 
 def sheet(seat, food=0, food_points=0, zombies=0, zombie_points=0, tokens=0, hand_in=True):
     values = dict(food=food, food_points=food_points, zombies=zombies, zombie_points=zombie_points, tokens=tokens)
-    out = [{"seat": seat, "line": line, "number": values[line]} for line in LINES]
+    out = [{"seat": seat, "line": line, "number": values.get(line, 0)} for line in lines()]
     return out + ([{"seat": seat, "sheet": "hand_in"}] if hand_in else [])
 
 
@@ -182,7 +182,7 @@ def test_printed_values_only_gives_no_set_bonus_to_any_kind(count):
 @pytest.mark.parametrize("option", ["scoring_kinds", "printed_only"])
 def test_weapons_left_at_the_end_score_nothing_neither_printed_value_nor_set_bonus(option):
     assert zg.score({"weapons": 3}, option)["total"] == 0
-    assert "weapons" not in LINES and "weapons" not in zg.score({}, option)
+    assert "weapons" not in lines() and "weapons" not in zg.score({}, option)
     state = post_bomb(["red", "blue"], {"set_bonus": option})
     with pytest.raises(IllegalAction, match="Weapons left at the end score nothing") as refused:
         play(state, *sheet("red", food=1, food_points=2, zombies=1, zombie_points=3, hand_in=False)[:4],
@@ -214,9 +214,91 @@ def test_every_scoring_rule_printed_values_tokens_set_bonus_per_kind_under_both_
 
 def test_the_sheet_has_one_count_line_and_one_printed_line_per_kind_that_scores_then_the_tokens():
     assert zg.rules.KINDS == ("food", "zombies")
-    assert LINES == ("food", "food_points", "zombies", "zombie_points", "tokens")
-    assert zg.rules.GROUPS == {"food": ("food", "food_points"), "zombies": ("zombies", "zombie_points"),
+    assert lines() == ("food", "food_points", "zombies", "zombie_points", "tokens")
+    assert zg.rules.groups() == {"food": ("food", "food_points"), "zombies": ("zombies", "zombie_points"),
                                "tokens": ("tokens",)}
+
+
+@pytest.fixture
+def water(monkeypatch):
+    """A box whose discs show a third kind of supply, water: added where the rules keep the kinds, and nowhere else
+    (its words are not in the catalogue)."""
+    monkeypatch.setattr(zg.rules, "KINDS", (*zg.rules.KINDS, "water"))
+    monkeypatch.setattr(zg.rules, "POINTS_OF", {**zg.rules.POINTS_OF, "water": "water_points"})
+
+
+def messages_in(value):
+    """Every message a view, a question or a board part carries (a {"key", "params"} object), however deep."""
+    if isinstance(value, dict):
+        if isinstance(value.get("key"), str) and isinstance(value.get("params"), dict):
+            yield value
+        for inner in value.values():
+            yield from messages_in(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from messages_in(inner)
+
+
+def test_a_further_kind_of_supply_takes_its_own_sheet_lines_after_the_others_then_the_tokens(water):
+    assert zg.rules.lines() == ("food", "food_points", "zombies", "zombie_points", "water", "water_points", "tokens")
+    assert zg.rules.groups()["water"] == ("water", "water_points")
+    assert zg.rules.sheet_choices() == ("hand_in", "food", "zombies", "water", "tokens", "again")  # pad buttons 1-6
+    state = play(post_bomb(["red", "blue"]), *sheet("red", food=1, food_points=2, zombies=1, zombie_points=3,
+                                                     hand_in=False)[:4])
+    q = zg.question(state, "red")
+    assert (q.answer["line"], q.high) == ("water", 99)
+    state = play(state, {"seat": "red", "line": "water", "number": 0})
+    with pytest.raises(IllegalAction, match="no discs of"):  # no printed numbers without discs, as for food
+        play(state, {"seat": "red", "line": "water_points", "number": 4})
+    assert zg.question(state, "red").answer["line"] == "water_points" and zg.question(state, "red").high == 300
+
+
+@pytest.mark.parametrize(("option", "bonus"), [("scoring_kinds", 6), ("printed_only", 0)])
+def test_a_further_kind_of_supply_scores_its_printed_numbers_and_its_own_set_bonus_line(water, option, bonus):
+    entries = {"food": 1, "food_points": 2, "water": 3, "water_points": 7, "tokens": 1}
+    s = zg.score(entries, option)
+    assert (s["water"], s["water_points"], s["water_bonus"]) == (3, 7, bonus)  # 3 discs: a set bonus of 6
+    assert s["food_bonus"] == (1 if option == "scoring_kinds" else 0)
+    assert s["total"] == 2 + s["food_bonus"] + 7 + bonus + 5
+    state = post_bomb(["red", "blue"], {"set_bonus": option})
+    red = [{"seat": "red", "line": line, "number": entries.get(line, 0)} for line in zg.rules.lines()]
+    state = play(state, *red, {"seat": "red", "sheet": "hand_in"}, *sheet("blue", food=1, food_points=16))
+    assert state.over and state.scores["red"] == s
+    assert state.winners == (("red",) if bonus else ("blue",))  # water's set bonus decides: 21 to 17, or 14 to 16
+    said = next(e.message for e in state.narration if e.message.key == "zg.n.score")
+    assert [k["params"]["zg_kind"] for k in said.params["kinds"]] == ["food", "zombies", "water"]
+    assert said.params["kinds"][2]["params"] == {"zg_kind": "water", "count": 3, "points": 7, "bonus": bonus}
+
+
+def test_a_further_kind_with_no_words_in_the_catalogue_crashes_nothing_through_a_whole_game(water, tmp_path):
+    with EventStore(tmp_path / "water.sqlite3") as store:
+        table = Table(store)
+        table.new_game(zg.NAME, ["red", "blue"])
+        seen = []
+        for _ in range(200):
+            if table.state.over:
+                break
+            seen += [table.view(None), *(table.view(s) for s in table.state.players)]
+            seen.append(zg.parts(table.state).to_json())
+            seen += [[x.to_json() for x in zg.secrets(table.state, s)] for s in table.state.players]
+            prompt = zg.prompt(table.state)
+            seat = prompt.seats[0]
+            if table.state.phase in ("pre", "post"):
+                table.answer({"seat": seat, "act": "phase_end"})
+            elif table.state.phase == "largest":
+                table.answer({"seat": seat, "largest": 5 if seat == "red" else 3})
+            elif "line" in prompt.options[seat][0]:
+                table.answer(prompt.options[seat][-1])  # the largest sample: water discs with printed numbers
+            else:
+                table.answer({"seat": seat, "sheet": "hand_in"})
+        seen += [table.view(None), zg.parts(table.state).to_json(), table.record()]
+        assert table.state.over and table.state.scores["red"]["water"] > 0 and "water_bonus" in table.state.scores["blue"]
+    books = catalogue()
+    found = list(messages_in(seen))
+    assert any(m["key"] == "zg.q.line.water" for m in found)  # asked, though the catalogue has no words for it
+    for message in found:
+        for lang in LANGUAGES:
+            assert books.text(Message(message["key"], message["params"]), lang)  # a key at worst, never a crash
 
 
 @pytest.mark.parametrize(("old", "new"), [("every_kind", "scoring_kinds"), ("not_food_zombies", "printed_only")])
@@ -281,7 +363,7 @@ def test_starting_a_sheet_again_and_what_a_sheet_refuses():
     with pytest.raises(IllegalAction, match="Fill in your sheet first: it asks for the printed numbers of your food"):
         play(state, {"seat": "red", "sheet": "hand_in"})  # not before every line is in
     state = play(state, *sheet("red", zombies=2, hand_in=False)[1:], {"seat": "red", "sheet": "again"})
-    assert state.sheets["red"].queue == LINES
+    assert state.sheets["red"].queue == lines()
     state = play(state, *sheet("red", food=6), {"close": True})  # the table closes: Blue's empty sheet
     assert state.over and state.scores["red"]["total"] == 20 and state.scores["blue"]["total"] == 0
     assert "zg.n.sheets_closed" in keys(state)

@@ -24,7 +24,7 @@ from companion.board import (
 from companion.contract import msg
 
 from . import rules
-from .rules import KINDS, LARGEST, OVER, POST, PRE, SCORING_KINDS, SET_BONUS, SET_BONUS_OPTION, SHEET, State, score
+from .rules import LARGEST, OVER, POST, PRE, SCORING_KINDS, SET_BONUS, SET_BONUS_OPTION, SHEET, State, score
 
 
 def parts(state: State) -> Board:
@@ -116,13 +116,14 @@ def _revealed(state: State) -> tuple:
 
 
 def _over(state: State) -> tuple:
-    columns = (*(msg(f"zg.board.col.{kind}") for kind in KINDS), msg("zg.board.col.tokens"), msg("zg.board.col.total"))
+    columns = (*(msg(f"zg.board.col.{kind}") for kind in rules.KINDS), msg("zg.board.col.tokens"),
+               msg("zg.board.col.total"))
     ranked = sorted(state.players, key=lambda p: -((state.scores.get(p) or {}).get("total", 0)))
     rows = []
     for seat in ranked:
         s = state.scores.get(seat) or {}
         cells = [(msg("zg.board.cell", count=s.get(kind, 0), points=s.get(f"{kind}_points", 0),
-                      bonus=s.get(f"{kind}_bonus", 0)),) for kind in KINDS]
+                      bonus=s.get(f"{kind}_bonus", 0)),) for kind in rules.KINDS]
         cells.append((msg("zg.board.tokens_cell", count=s.get("tokens", 0), points=s.get("token_points", 0)),))
         cells.append((msg("zg.board.score", total=s.get("total", 0)),))
         rows.append(ScoreRow(seat, tuple(cells), seat in state.winners))
@@ -138,7 +139,7 @@ def secrets(state: State, seat: str) -> tuple[Secret, ...]:
     if state.phase == SHEET and seat in state.sheets:
         s = score(state.sheets[seat].entries, state.options[SET_BONUS_OPTION])
         lines = [(msg("zg.board.sheet_line", zg_kind=kind, count=s.get(kind, 0), points=s.get(f"{kind}_points", 0),
-                      bonus=s.get(f"{kind}_bonus", 0)),) for kind in KINDS]
+                      bonus=s.get(f"{kind}_bonus", 0)),) for kind in rules.KINDS]
         lines.append((msg("zg.board.sheet_tokens", count=s.get("tokens", 0), points=s.get("token_points", 0)),))
         lines.append((msg("zg.board.sheet_total", total=s.get("total", 0)),))
         out.append(Secret(msg("zg.board.my_sheet"), tuple(lines)))

@@ -22,12 +22,33 @@ TOKEN_POINTS = 5  # per supply token delivered to a post-bomb shelter
 
 # The kinds of disc that score: each has two lines on the sheet, its count (for its set bonus) and its printed total.
 # Weapons left at the end score nothing at all (「剩餘的武器不計算分數」), so they have no line. A box whose discs show
-# a further kind of supply adds it here (with its words in the catalogue): it gets its own lines and set bonus.
+# a further kind of supply adds it here (with its words in the catalogue): it gets its own lines and set bonus. The
+# sheet's lines, the groups a player corrects and each line's largest number are read from these two at each use.
 KINDS = ("food", "zombies")
 POINTS_OF = {"food": "food_points", "zombies": "zombie_points"}  # the printed total of a kind
-LINES = (*(line_ for kind in KINDS for line_ in (kind, POINTS_OF[kind])), "tokens")
-GROUPS = {**{kind: (kind, POINTS_OF[kind]) for kind in KINDS}, "tokens": ("tokens",)}
-HIGH = {**dict.fromkeys(KINDS, 99), **dict.fromkeys(POINTS_OF.values(), 300), "tokens": TOKENS}
+HIGH_COUNT, HIGH_POINTS = 99, 300  # the largest number of discs of a kind, and of their printed total
+
+
+def lines() -> tuple[str, ...]:
+    """The sheet's lines in order: each kind's count and printed total, then the supply tokens delivered."""
+    return (*(line_ for kind in KINDS for line_ in (kind, POINTS_OF[kind])), "tokens")
+
+
+def groups() -> dict[str, tuple[str, ...]]:
+    """What a player may correct at once: a kind (its two lines), or the tokens."""
+    return {**{kind: (kind, POINTS_OF[kind]) for kind in KINDS}, "tokens": ("tokens",)}
+
+
+def high(line_: str) -> int:
+    """The largest number a line of the sheet takes."""
+    return TOKENS if line_ == "tokens" else HIGH_COUNT if line_ in KINDS else HIGH_POINTS
+
+
+def kind_of(line_: str) -> str | None:
+    """The kind whose printed total the line is; None for a count or the tokens."""
+    return next((kind for kind, points in POINTS_OF.items() if points == line_), None)
+
+
 RETIRED_LINES = ("weapons",)  # a line of older sheets: still folded from a save file, never asked or accepted
 
 # Set bonus by count of discs of one kind: 1, 3, 6, 10, 15, and 20 for six or more.
@@ -58,7 +79,7 @@ class Sheet:
     """One player's score sheet: the lines entered, the lines still to enter, handed in or not."""
 
     entries: Mapping[str, int] = field(default_factory=dict)
-    queue: tuple[str, ...] = LINES
+    queue: tuple[str, ...] = field(default_factory=lines)
     ready: bool = False
     answers: int = 0  # how many answers the sheet has taken: each asking of its owner has an id of its own
 
@@ -171,7 +192,13 @@ def _position(state: State, position: object) -> State:
 # -- answers ----------------------------------------------------------------------------------------------------
 
 TURN_ACTS = ("action", "pass", "phase_end")
-SHEET_CHOICES = ("hand_in", *GROUPS, "again")
+
+
+def sheet_choices() -> tuple[str, ...]:
+    """A finished sheet's choices, pad buttons 1..6 in this order: hand in, correct a kind or the tokens, again."""
+    return ("hand_in", *groups(), "again")
+
+
 EXAMPLES = {PRE: '{"seat": "red", "act": "action"}', LARGEST: '{"seat": "red", "largest": 5}',
             SHEET: '{"seat": "red", "line": "food", "number": 3}'}
 EXAMPLES[POST] = EXAMPLES[PRE]
@@ -246,17 +273,17 @@ def _check_sheet(state: State, seat: str, action: dict) -> None:
         line_, number = action["line"], action["number"]
         if line_ in RETIRED_LINES:
             raise IllegalAction("zg.refuse.weapons_line")
-        if not isinstance(line_, str) or line_ not in LINES:
-            raise IllegalAction("zg.refuse.no_such_line", lines=", ".join(LINES), value=described(line_))
+        if not isinstance(line_, str) or line_ not in lines():
+            raise IllegalAction("zg.refuse.no_such_line", lines=", ".join(lines()), value=described(line_))
         if not sheet.queue:
             raise IllegalAction("zg.refuse.sheet_complete")
         if line_ != sheet.queue[0]:
             raise IllegalAction("zg.refuse.sheet_line", zg_line=sheet.queue[0], value=described(line_))
         if not whole(number):
-            raise IllegalAction("zg.refuse.sheet_number_type", high=HIGH[line_], value=described(number))
-        if not 0 <= number <= HIGH[line_]:
-            raise IllegalAction("zg.refuse.sheet_number", high=HIGH[line_], number=number)
-        kind = next((k for k, points in POINTS_OF.items() if points == line_), None)
+            raise IllegalAction("zg.refuse.sheet_number_type", high=high(line_), value=described(number))
+        if not 0 <= number <= high(line_):
+            raise IllegalAction("zg.refuse.sheet_number", high=high(line_), number=number)
+        kind = kind_of(line_)
         if kind is not None and sheet.entries.get(kind) == 0 and number != 0:
             raise IllegalAction("zg.refuse.points_without_discs", zg_kind=kind)
         return
@@ -264,8 +291,8 @@ def _check_sheet(state: State, seat: str, action: dict) -> None:
     choice = action["sheet"]
     if choice in RETIRED_LINES:
         raise IllegalAction("zg.refuse.weapons_line")
-    if not isinstance(choice, str) or choice not in SHEET_CHOICES:
-        raise IllegalAction("zg.refuse.sheet_choice", choices=", ".join(SHEET_CHOICES), value=described(choice))
+    if not isinstance(choice, str) or choice not in sheet_choices():
+        raise IllegalAction("zg.refuse.sheet_choice", choices=", ".join(sheet_choices()), value=described(choice))
     if sheet.queue:
         raise IllegalAction("zg.refuse.sheet_unfinished", zg_line=sheet.queue[0])
     if choice == "hand_in" and sheet.ready:
@@ -386,7 +413,7 @@ def _sheet(state: State, action: dict) -> State:
         if all(s.ready for s in state.sheets.values()):
             return _reveal(state)
         return state
-    queue = LINES if choice == "again" else GROUPS[choice]
+    queue = lines() if choice == "again" else groups()[choice]
     return _with(state, seat, replace(sheet, queue=queue, ready=False))
 
 
