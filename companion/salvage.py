@@ -29,9 +29,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from companion.store import SQLITE_MAGIC, WAL_HEADER_SIZE, EventStore, StoreError
+from companion.store import SQLITE_MAGIC, WAL_HEADER_SIZE, WAL_MAGIC, EventStore, StoreError
 
-WAL_MAGIC = (0x377F0682, 0x377F0683)
 WAL_FRAME_HEADER = 24
 TABLE_LEAF = 0x0D
 GAME_COLUMNS = "id, game, players, options, position, started, finished, winners, rounds"

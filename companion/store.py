@@ -48,6 +48,7 @@ APPLICATION_ID = int.from_bytes(b"CMPN", "big")  # PRAGMA application_id: a sign
 SQLITE_MAGIC = b"SQLite format 3\x00"
 SQLITE_HEADER_SIZE = 100
 WAL_HEADER_SIZE = 32
+WAL_MAGIC = (0x377F0682, 0x377F0683)  # a WAL's first 4 bytes (its checksums' byte order in the last bit)
 MIN_FREE_BYTES = 1024 * 1024  # less free space than this on the save file's disk is a full disk
 
 _SCHEMA = """
@@ -215,17 +216,18 @@ class EventStore:
     def _open_reader(self) -> None:
         if not self.path.is_file():
             raise StoreError(f"cannot open {self.path}: there is no such file")
-        size, wal = self.path.stat().st_size, Path(f"{self.path}-wal")
-        if size < SQLITE_HEADER_SIZE and wal.is_file() and wal.stat().st_size > 0:
-            raise self._corrupt(f"it is cut short at {size} bytes")  # (SQLite would drop the WAL of an empty file)
-        try:
+        self._check_header(self.path)  # the same refusals as a store that writes (SQLite would drop the WAL of an
+        try:                            # empty file, and calls a torn header "not a database")
             self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=5.0,
                                        isolation_level=None)
             if self._check(self._db):
                 raise StoreError(f"{self.path} holds no game yet")
-        except sqlite3.DatabaseError as exc:
+        except sqlite3.OperationalError as exc:  # the file cannot be read now (a lock, the system): not damage
             self._release()
             raise StoreError(f"cannot read {self.path}: {exc}") from None
+        except sqlite3.DatabaseError as exc:  # SQLite finds the file damaged: say what to do, as `_inspect` does
+            self._release()
+            raise self._corrupt(str(exc)) from None
         except StoreError:
             self._release()
             raise
@@ -363,29 +365,8 @@ class EventStore:
         return self._inspect_file(self.path, writable)
 
     def _inspect_file(self, path: Path, writable: bool) -> bool:
-        try:
-            size = path.stat().st_size
-            if size == 0 and not _has_frames(Path(f"{path}-wal")):
-                return True  # a new file (an empty one with a WAL beside it is a file cut to nothing)
-            with path.open("rb") as file:
-                header = file.read(SQLITE_HEADER_SIZE)
-        except OSError as exc:
-            raise StoreError(f"cannot read {self.path}: {exc.strerror or exc}") from None
-        if not header.startswith(SQLITE_MAGIC[: len(header)]):
-            raise StoreError(f"{self.path} is not a companion database (it is not an SQLite file)")
-        if len(header) < SQLITE_HEADER_SIZE:
-            raise self._corrupt(f"it is cut short at {size} bytes")
-        # SQLite's own checks do not notice a file cut inside its last page: compare with the header. While a
-        # WAL holds frames, SQLite reads the newest pages and the size from it (a checkpoint that was cut off
-        # leaves the main file short, or a page in it half old): only SQLite's checks below count then.
-        page_size = int.from_bytes(header[16:18], "big")
-        page_size = 65536 if page_size == 1 else page_size
-        pages = int.from_bytes(header[28:32], "big")
-        pages_valid = header[92:96] == header[24:28]  # "version-valid-for" equals the change counter
-        if page_size < 512 or page_size & (page_size - 1):
-            raise self._corrupt(f"its header names a page size of {page_size} bytes")
-        if not _has_frames(Path(f"{path}-wal")) and (size % page_size or (pages_valid and size < pages * page_size)):
-            raise self._corrupt(f"it is cut short at {size} bytes")
+        if self._check_header(path):
+            return True
         if not writable:
             raise self._read_only("the file cannot be opened for writing")
         if not os.access(self.path.parent, os.W_OK):
@@ -409,6 +390,35 @@ class EventStore:
         for sidecar in ours:  # reading a WAL-mode file makes these; leave the folder as it was
             sidecar.unlink(missing_ok=True)
         raise error
+
+    def _check_header(self, path: Path) -> bool:
+        """True for a new file (empty, no WAL); a StoreError for a file that is not ours, or ours cut or torn."""
+        try:
+            size = path.stat().st_size
+            if size == 0 and not _has_frames(Path(f"{path}-wal")):
+                return True  # a new file (an empty one with a WAL beside it is a file cut to nothing)
+            with path.open("rb") as file:
+                header = file.read(SQLITE_HEADER_SIZE)
+        except OSError as exc:
+            raise StoreError(f"cannot read {self.path}: {exc.strerror or exc}") from None
+        if not header.startswith(SQLITE_MAGIC[: len(header)]):
+            if _ours_all_the_same(header, Path(f"{path}-wal")):
+                raise self._corrupt("its header is torn")
+            raise StoreError(f"{self.path} is not a companion database (it is not an SQLite file)")
+        if len(header) < SQLITE_HEADER_SIZE:
+            raise self._corrupt(f"it is cut short at {size} bytes")
+        # SQLite's own checks do not notice a file cut inside its last page: compare with the header. While a
+        # WAL holds frames, SQLite reads the newest pages and the size from it (a checkpoint that was cut off
+        # leaves the main file short, or a page in it half old): only SQLite's checks count then.
+        page_size = int.from_bytes(header[16:18], "big")
+        page_size = 65536 if page_size == 1 else page_size
+        pages = int.from_bytes(header[28:32], "big")
+        pages_valid = header[92:96] == header[24:28]  # "version-valid-for" equals the change counter
+        if page_size < 512 or page_size & (page_size - 1):
+            raise self._corrupt(f"its header names a page size of {page_size} bytes")
+        if not _has_frames(Path(f"{path}-wal")) and (size % page_size or (pages_valid and size < pages * page_size)):
+            raise self._corrupt(f"it is cut short at {size} bytes")
+        return False
 
     def _check(self, db: sqlite3.Connection) -> bool:
         (app_id,) = db.execute("PRAGMA application_id").fetchone()
@@ -729,6 +739,20 @@ def _has_frames(wal: Path) -> bool:
         return wal.stat().st_size > WAL_HEADER_SIZE
     except OSError:
         return False
+
+
+def _ours_all_the_same(header: bytes, wal: Path) -> bool:
+    """A file whose first bytes are not SQLite's is still a save file, torn, if the rest of its header carries our
+    application id, or an SQLite write-ahead log lies beside it (only an SQLite file in WAL mode has one; the WAL
+    holds a copy of the header only when the file grew, so the id cannot be asked of it)."""
+    if header[68:72] == APPLICATION_ID.to_bytes(4, "big"):
+        return True
+    try:
+        with wal.open("rb") as file:
+            head = file.read(WAL_HEADER_SIZE)
+    except OSError:
+        return False
+    return len(head) == WAL_HEADER_SIZE and int.from_bytes(head[:4], "big") in WAL_MAGIC
 
 
 def _lock_holder(fd: int) -> int | None:

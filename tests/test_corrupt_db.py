@@ -351,7 +351,8 @@ def test_a_damaged_save_file_is_one_line_never_changed_and_salvage_keeps_what_sq
             nonlocal refused
             if code == 2:
                 refused += 1
-                if "\n" in err.strip() or not err.startswith("companion") or str(path) not in err:
+                if "\n" in err.strip() or not err.startswith("companion") or str(path) not in err \
+                        or f"companion salvage --db {path}" not in err:
                     unclear.append((name, command, err))
 
         for args in (("resume", "--db", str(path)), ("history", "--db", str(path))):
@@ -402,7 +403,7 @@ def test_a_damaged_save_file_is_one_line_never_changed_and_salvage_keeps_what_sq
     print(f"\n{len(cases)} damaged save files: {refused} refusals in one line, {opened} opened by the box; salvage "
           f"kept {kept_all} events")
     assert tracebacks == []
-    assert unclear == []
+    assert unclear == [], f"{len(unclear)} unclear: {unclear[:20]}"
     assert changed == [], f"{len(changed)} changed: {changed[:20]}"
     assert lost == [], lost
     assert unresumed == [], unresumed
@@ -432,6 +433,30 @@ def test_serve_refuses_a_save_file_whose_unfinished_game_has_a_torn_event_and_le
     message = result.stderr.strip()
     assert "\n" not in message and message.startswith(f"companion serve: {path} is corrupt: "), message
     assert f"`companion salvage --db {path} --to NEW`" in message
+
+
+@pytest.mark.parametrize(("command", "kind", "at", "why"), [
+    ("history", "flipped", 28, "database disk image is malformed"),  # the header's page count: SQLite's words
+    ("history", "torn", 1602, "malformed database schema"),
+    ("history", "torn", 0, "its header is torn"),  # no SQLite header left, but an SQLite WAL beside the file
+    ("resume", "torn", 0, "its header is torn"),
+    ("resume", "flipped", 0, "its header is torn"),  # its first byte: the rest of the header names the companion
+])
+def test_a_damaged_header_or_schema_is_refused_with_what_to_do(tmp_path, save_with_wal, command, kind, at, why):
+    main, wal = save_with_wal
+    path = tmp_path / "companion.sqlite3"
+    path.write_bytes(damage(main, kind, at, page_size(main)))
+    Path(f"{path}-wal").write_bytes(wal)
+    before = {p.name: p.read_bytes() for p in sorted(tmp_path.iterdir())}
+
+    result = companion(command, "--db", str(path))
+
+    assert result.returncode == 2, result.stdout[-300:] + result.stderr[-1500:]
+    message = result.stderr.strip()
+    assert "\n" not in message and message.startswith(f"companion: {path} is corrupt: {why}"), message
+    assert message.endswith(f"`companion salvage --db {path} --to NEW` copies the games it still holds into a new "
+                            "save file NEW")
+    assert {p.name: p.read_bytes() for p in sorted(tmp_path.iterdir())} == before
 
 
 def test_salvage_says_what_it_kept_in_the_players_language_and_never_writes_over_a_file(tmp_path, save_with_wal):
