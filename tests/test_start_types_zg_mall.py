@@ -138,9 +138,9 @@ def test_a_start_input_of_the_wrong_json_type_is_refused_in_clear_words(rules, p
     (["red", "yellow", True], None, None, "true (a yes-or-no value) is not a colour of the game; choose from Red, "
                                           "Yellow, Blue, Green, Purple and Black"),
     (["red", "yellow", "blue"], {"end_timing": True}, None,
-     "table option end_timing must be 'immediate' or 'round_end', not true (a yes-or-no value)"),
+     'The table option "end_timing" is "immediate" or "round_end", not true (a yes-or-no value).'),
     (["red", "yellow", "blue"], {"threats_carry_to_revote": "true"}, None,
-     "table option threats_carry_to_revote must be true or false, not 'true'"),
+     'The table option "threats_carry_to_revote" is true or false, not the text "true".'),
     (["red", "yellow", "blue"], None, {"hands": {"red": True}},
      "hands.red must be a whole number of at least 0, not true (a yes-or-no value)"),
     (["red", "yellow", "blue"], None, {"hands": {"red": "5"}},
