@@ -240,7 +240,10 @@ def _read_pages(main: bytes, wal: bytes, found: Found) -> None:
     size = _page_size(main, wal)
     reserved = main[20] if len(main) > 20 and main.startswith(SQLITE_MAGIC) else 0
     usable = size - reserved
-    copies: list[tuple[int, bytes]] = [(n + 1, main[n * size:(n + 1) * size]) for n in range(len(main) // size)]
+    # A file cut inside a page keeps that page's first part: padded with zeros, its cells that lie wholly in it
+    # still read (SQLite reads them too); a cell reaching into the zeros is no longer JSON, and is dropped.
+    copies: list[tuple[int, bytes]] = [(n + 1, main[n * size:(n + 1) * size].ljust(size, b"\0"))
+                                       for n in range(-(-len(main) // size))]
     if len(wal) >= WAL_HEADER_SIZE and int.from_bytes(wal[:4], "big") in WAL_MAGIC and \
             int.from_bytes(wal[8:12], "big") == size:
         salts = wal[16:24]

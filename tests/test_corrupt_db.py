@@ -290,6 +290,16 @@ def readable_by_sqlite(main: bytes, wal: bytes, folder: Path) -> set[tuple[int, 
         with suppress(sqlite3.Error):
             for row in db.execute("SELECT game_id, seq, event FROM events"):
                 rows.append(row)
+        # Each row on its own too: a scan stops at its first damaged page, a lookup goes around it (by the table's
+        # b-tree, then by the primary key's index).
+        for rowid in range(1, 2000):
+            with suppress(sqlite3.Error):
+                rows += db.execute("SELECT game_id, seq, event FROM events WHERE rowid = ?", (rowid,)).fetchall()
+        for game_id in games:
+            for seq in range(1, 1000):
+                with suppress(sqlite3.Error):
+                    rows += db.execute("SELECT game_id, seq, event FROM events WHERE game_id = ? AND seq = ?",
+                                       (game_id, seq)).fetchall()
     whole = {(g, s): e for g, s, e in rows if type(g) is int and type(s) is int and isinstance(e, str)
              and e.startswith("{") and _is_json(e)}
     readable = set()
