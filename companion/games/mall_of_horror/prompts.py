@@ -421,6 +421,8 @@ def destination_choices(state: State, seat: str) -> list[int]:
 def no_destination(state: State, seat: str) -> bool:
     """A living player whose every open location already holds all his characters (late in a game, everything
     but the Parking closed): he is not asked, chooses nothing and does not move (rule d)."""
+    if len(state.closed) < len(LOCATIONS) - 1:  # two open locations: one of them is always somewhere else
+        return False
     return state.alive(seat) and not destination_choices(state, seat)
 
 
