@@ -304,7 +304,7 @@ def check_space(db: Path) -> Finding:
 
 
 def check_save(db: Path) -> Finding:
-    from companion.store import EventStore, StoreError, _lock_holder
+    from companion.store import EventStore, SaveDamaged, StoreError, _lock_holder
 
     if not db.exists():
         folder = db.parent
@@ -333,7 +333,10 @@ def check_save(db: Path) -> Finding:
         with EventStore(db, readonly=True) as store:
             finished = len(store.history())
             unfinished = store.unfinished() is not None
-    except StoreError as error:
+    except SaveDamaged as error:  # salvage keeps what it still holds, into the file the box opens
+        return _fix("save", "save.damaged", path=str(db), error=str(error),
+                    command=f"mv {db} {db}.damaged && {PROGRAM} salvage --db {db}.damaged --to {db}", program=PROGRAM)
+    except StoreError as error:  # not a save file of ours at all: put it aside
         return _fix("save", "save.broken", path=str(db), error=str(error), command=f"mv {db} {db}.old",
                     program=PROGRAM)
     if holder is not None:

@@ -88,6 +88,10 @@ class StoreInUse(StoreError):
         super().__init__(f"the save file {path} is in use by {holder}")
 
 
+class SaveDamaged(StoreError):
+    """The save file is damaged (torn, truncated, flipped): `companion salvage` keeps the games it still holds."""
+
+
 class StorageError(StoreError):
     """A write that did not reach the save file. `reason`: "full" (no space left), "readonly" (the file or its
     folder cannot be written) or "io" (any other failure, `detail` says which). Nothing of it was stored."""
@@ -324,11 +328,11 @@ class EventStore:
             raise StoreError(f"the disk holding {self.path} is full ({free // 1024} KB free, the companion needs "
                              f"{MIN_FREE_BYTES // 1024 // 1024} MB): free some space first")
 
-    def _corrupt(self, detail: str) -> StoreError:
+    def _corrupt(self, detail: str) -> SaveDamaged:
         """A damaged save file, said with what to do: its readable games are copied to a new file, it is left as is
         (from now on no checkpoint copies its WAL into it, see `checkpoint` and `_reader_while_closing`)."""
         self.damaged = True
-        return StoreError(f"{self.path} is corrupt: {detail}; it is left as it is: `companion salvage --db "
+        return SaveDamaged(f"{self.path} is corrupt: {detail}; it is left as it is: `companion salvage --db "
                           f"{self.path} --to NEW` copies the games it still holds into a new save file NEW")
 
     @contextmanager

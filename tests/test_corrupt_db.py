@@ -143,6 +143,24 @@ def test_resume_of_a_save_file_with_a_damaged_event_says_so_in_one_line(tmp_path
     assert path.read_bytes() == before
 
 
+def test_doctor_says_to_salvage_a_damaged_save_file_and_its_command_keeps_the_games(tmp_path, save_file):
+    from companion import doctor
+
+    path = tmp_path / "companion.sqlite3"
+    path.write_bytes(bytes(16) + save_file[16:])  # its header torn: "SQLite format 3" gone
+    from companion.catalogue import catalogue
+
+    finding = doctor.check_save(path)
+    text = catalogue().text(finding.message)
+    command = f"mv {path} {path}.damaged && companion salvage --db {path}.damaged --to {path}"
+    assert finding.status == "fix" and command in text, text
+    done = subprocess.run(command.replace("companion salvage", f"{sys.executable} -m companion salvage"), shell=True,
+                          capture_output=True, text=True, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    assert companion("resume", "--db", str(path)).returncode in (0, 1)  # the box opens what salvage kept
+    assert doctor.check_save(path).status == "ok"
+
+
 @pytest.mark.parametrize("new", ["missing", "empty", "made by the companion"])
 def test_a_new_save_file_has_no_unfinished_game(tmp_path, new):
     path = tmp_path / "companion.sqlite3"
