@@ -28,11 +28,10 @@ def random_game(rules: ModuleType, players: list[str], rng: random.Random, optio
         else:
             prompt = rules.prompt(state)
             if prompt.kind == "ballot" and close_chance and rng.random() < close_chance:
-                action = {"close": True}
+                event = {"close": True}
             else:
                 seat = rng.choice(prompt.seats)
-                action = rng.choice(prompt.options[seat])
-            (event,) = rules.decide(state, action)  # as a table plays it: the rules check the answer once
+                event = rng.choice(prompt.options[seat])
         state = rules.apply(state, event)
         events.append(event)
     return events, state
