@@ -318,9 +318,7 @@ class Game(Protocol):
         """The events an answer produces once the rules accept it; IllegalAction (code + params) if not."""
 
     def apply(self, state: Any, event: dict) -> Any:
-        """The state after one event: an answer as `decide` returned it, or the cup's {"roll": dice} or {"pick":
-        index}. It trusts the event (decide checked it; the log holds only what was decided) and checks nothing
-        again: an answer from anywhere else goes through `decide` first."""
+        """The state after one event (an accepted answer, {"roll": dice} or {"pick": index})."""
 
     def prompt(self, state: Any) -> Prompt | None:
         """What the state waits for from players; None when it waits for the cup or is over."""

@@ -675,7 +675,8 @@ def apply(state: State, event: dict) -> State:
         return _rolled(state, event["roll"])
     if isinstance(event, dict) and set(event) == {"pick"}:
         return _picked(state, event["pick"])
-    return _answered(state, event)  # an answer `decide` accepted (or the log kept): never checked twice
+    check(state, event)
+    return _answered(state, event)
 
 
 def _answered(state: State, a: dict) -> State:  # noqa: C901 — one branch per step

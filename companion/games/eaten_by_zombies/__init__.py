@@ -38,7 +38,7 @@ def apply(state: State, event: dict) -> State:
         return picked(state, event["pick"])
     if isinstance(event, dict) and "roll" in event:
         raise IllegalAction("ebz.refuse.shape")
-    return answered(state, event)  # an answer `decide` accepted (or the log kept): never checked twice
+    return answered(state, check(state, event))
 
 
 def dice_revealed(state: State) -> bool:

@@ -85,7 +85,8 @@ def apply_one(state: State, event: dict) -> State:
         return _on_roll(state, event["roll"])
     if "pick" in event:
         return _on_pick(state, event["pick"])
-    return _on_action(state, event)  # an answer `decide` accepted (or the log kept): never checked twice
+    action = prompts.check(state, event)  # raises IllegalAction with the player's reason
+    return _on_action(state, action)
 
 
 def advance(state: State) -> State:

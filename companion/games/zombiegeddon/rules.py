@@ -309,7 +309,7 @@ def _retired(state: State, event: dict) -> bool:
 def apply(state: State, event: dict) -> State:
     if _retired(state, event):
         return _fold_retired(state, event)
-    action = event  # an answer `decide` accepted (or the log kept): never checked twice
+    action = check(state, event)
     if state.phase in (PRE, POST):
         return _turn(state, action)
     if state.phase == LARGEST:
