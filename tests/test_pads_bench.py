@@ -24,16 +24,7 @@ def test_bench_pads_presses_a_button_its_games_question_offers(game, capsys):
     press = first_press(game)
     rules = GAMES[game]
     state = rules.start(press.players)
-    rolls, picks = iter(press.rolls), iter(press.picks)
-    answers = iter(press.answers)
-    while True:  # the game played up to the press: the seat is asked, and the button is one of its answers
-        request = rules.cup_request(state)
-        if request is not None:
-            event = {"roll": list(next(rolls))} if request.kind == "roll" else {"pick": next(picks)}
-        else:
-            event = next(answers, None)
-            if event is None:
-                break
+    for event in press.events:  # the game played up to the press: the seat is asked, and the button is an answer
         state = rules.apply(state, event)
     question = rules.question(state, press.seat)
     assert question is not None and question.choice_for(press.slot) is not None

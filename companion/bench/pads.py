@@ -31,7 +31,7 @@ from companion.pads.flood import RateGuard
 from companion.pads.gpio import GpioPads
 from companion.pads.registry import PadRegistry
 from companion.pads.serial import SerialPads
-from companion.simulate import cup_event
+from companion.simulate import random_game
 from companion.store import EventStore
 from companion.table import Table
 
@@ -43,14 +43,12 @@ UNGUARDED = RateGuard(presses=10**9)  # the bench presses faster than any hand: 
 
 @dataclass(frozen=True)
 class Press:
-    """A pad press to measure: the game's answers and the cup's draws up to a question that `seat`'s pad answers
-    with button `slot`."""
+    """A pad press to measure: a game's events (answers and the cup's draws) up to a question that `seat`'s pad
+    answers with button `slot`."""
 
     game: str
     players: list[str]
-    answers: list[dict]
-    rolls: list[tuple[int, ...]]
-    picks: list[int]
+    events: list[dict]
     seat: str
     slot: int
 
@@ -61,30 +59,16 @@ def first_press(game: str, seed: int = 1, players: int | None = None) -> Press:
     seats = seats_for(rules, players)
     rng = random.Random(seed)
     for _ in range(50):  # games: one with no question a pad answers is rare, fifty never
+        events, _ = random_game(rules, seats, rng)
         state = rules.start(seats)
-        answers: list[dict] = []
-        rolls: list[tuple[int, ...]] = []
-        picks: list[int] = []
-        while not state.over:
-            request = rules.cup_request(state)
-            if request is not None:
-                event = cup_event(request, rng)
-                if "roll" in event:
-                    rolls.append(tuple(event["roll"]))
-                else:
-                    picks.append(event["pick"])
-                state = rules.apply(state, event)
-                continue
-            prompt = rules.prompt(state)
-            for seat in prompt.seats:
-                question = rules.question(state, seat)
-                slots = [c.slot for c in question.choices if c.slot is not None] if question else []
-                if slots:
-                    return Press(game, seats, answers, rolls, picks, seat, rng.choice(slots))
-            seat = rng.choice(prompt.seats)
-            answer = rng.choice(prompt.options[seat])
-            answers.append(answer)
-            state = rules.apply(state, answer)
+        for played, event in enumerate(events):
+            if rules.cup_request(state) is None:
+                for seat in rules.prompt(state).seats:
+                    question = rules.question(state, seat)
+                    slots = [c.slot for c in question.choices if c.slot is not None] if question else []
+                    if slots:
+                        return Press(game, seats, events[:played], seat, rng.choice(slots))
+            state = rules.apply(state, event)
     raise RuntimeError(f"no question of {game} is answered with a pad in 50 random games")
 
 
@@ -123,10 +107,13 @@ class _RunningTable:
         """A new game of the press's game, played up to its question (the cup draws what it drew then)."""
         def play() -> None:
             self.played = 10**9
-            self.table.cup = DiceCup(scripted=press.rolls, picks=press.picks)
+            events = press.events
+            self.table.cup = DiceCup(scripted=[e["roll"] for e in events if "roll" in e],
+                                     picks=[e["pick"] for e in events if "pick" in e])
             self.table.new_game(press.game, press.players)
-            for answer in press.answers:
-                self.table.answer(answer)
+            for answer in events:
+                if "roll" not in answer and "pick" not in answer:  # the table rolls those itself
+                    self.table.answer(answer)
             self.played = len(self.table.events)
             self.stored.clear()
         self.call(play)
@@ -217,7 +204,7 @@ def bench_pads(presses: int = 200, store: bool = True, game: str = DEFAULT_GAME,
     figures["serial_p50_ms"], figures["serial_p99_ms"] = _percentiles(serial)
     where = "SQLite, synchronous=FULL" if store else "no save file"
     print(f"pads bench: {presses} presses each, press to answer stored ({where}): {game}, "
-          f"{target.seat}'s button {target.slot} after {len(target.answers)} answers")
+          f"{target.seat}'s button {target.slot} after {len(target.events)} events")
     print(f"  GPIO pad (mock pin edge)   p50 {figures['gpio_p50_ms']:.2f} ms   p99 {figures['gpio_p99_ms']:.2f} ms"
           "   (goal p99 < 5 ms)")
     print(f"  serial pad (pty line)      p50 {figures['serial_p50_ms']:.2f} ms   p99 {figures['serial_p99_ms']:.2f} ms"
