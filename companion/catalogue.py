@@ -5,10 +5,10 @@ own words and `<game package>/locale/<lang>/*.po` for each game's. A msgid is a 
 its msgstr the sentence with `{name}` placeholders. A message with a `count` parameter may have plural forms
 (msgid_plural), chosen by the language's rule.
 
-Parameters named in a TERMS table are words of the game, translated too: {"location": 4} becomes the
-catalogue's "mall.location.4" ("4 Parking", "4 停车场"). A list of terms becomes "Red, Blue and Green" in the
-reader's language. A game's terms hold within its own messages only (its keys' family: every key of Mall of
-Horror begins "mall."), so two games may each have a `location` of their own; the table's terms (seat colours)
+Parameters named in a TERMS table are words, translated too: a game whose TERMS say {"place": "<family>.place"}
+has {"place": 4} read as its catalogue's "<family>.place.4". A list of terms becomes "Red, Blue and Green" in the
+reader's language. A game's terms hold within its own messages only (its keys' family: every key of a game begins
+with one word of its own), so two games may each have a `place` of their own; the table's terms (seat colours)
 hold everywhere.
 """
 
