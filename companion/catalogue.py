@@ -1,7 +1,7 @@
 """The one translation catalogue: every sentence a player reads, from Python or from the page.
 
 Messages live in gettext `.po` files, one folder per language: `companion/locale/<lang>/*.po` for the table's
-own words and `<game package>/locale/<lang>/*.po` for each game's. A msgid is a message key ("mall.put_zombies"),
+own words and `<game package>/locale/<lang>/*.po` for each game's. A msgid is a message key ("ui.undo"),
 its msgstr the sentence with `{name}` placeholders. A message with a `count` parameter may have plural forms
 (msgid_plural), chosen by the language's rule.
 
@@ -47,7 +47,7 @@ def placeholders(text: str) -> set[str]:
 
 
 def family(key: str) -> str:
-    """The family of a message key, its first word: "mall" for "mall.n.breach.defence"."""
+    """The family of a message key, its first word: "ui" for "ui.undo", a game's own word for its keys."""
     return key.split(".", 1)[0]
 
 
