@@ -608,6 +608,11 @@ async def play_game(args) -> dict:
         await d.settle(3)
         history = app.manager.current_screen
         scroll = history.ids.lines.parent
+        heights = [history.ids.lines.height]  # each line wraps to its height a frame after it is added
+        while len(heights) < 3 or len(set(heights[-3:])) > 1:  # wait until the list stops growing
+            assert len(heights) < 300, "the history's lines never stopped growing"
+            await d.settle(1)
+            heights.append(history.ids.lines.height)
         last = app.words.say(app.public_lines[-1].message)
         newest = [w for w in history.ids.lines.children if w.text.endswith(last)]
         bottom = scroll.to_window(*scroll.pos)[1]

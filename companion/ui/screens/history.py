@@ -20,10 +20,11 @@ class HistoryScreen(BaseScreen):
     def on_kv_post(self, base_widget) -> None:
         super().on_kv_post(base_widget)
         self.ids.lines.bind(height=self._keep_newest)
-        self.ids.lines.parent.bind(on_scroll_start=self._let_go)
+        # The scroll view's damped effect may still carry scroll_y off the bottom a few frames after the lines grew.
+        self.ids.lines.parent.bind(scroll_y=self._keep_newest, on_scroll_start=self._let_go)
 
     def _keep_newest(self, *_args) -> None:
-        if self.pinned:
+        if self.pinned and self.ids.lines.parent.scroll_y != 0:
             self.ids.lines.parent.scroll_y = 0
 
     def _let_go(self, *_args) -> None:
