@@ -16,7 +16,7 @@ Everything a device shows comes from three things the rules describe themselves:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol, TypedDict
 
@@ -105,6 +105,25 @@ class Line:
 
 def line(round_: int, key: str, act: bool = False, seats: Sequence[str] = (), **params: Any) -> Line:
     return Line(Message(key, params), round_, act, tuple(seats))
+
+
+class Narrated:
+    """What a game's state inherits to tell its narration: `say` adds one line, in the state's round.
+
+    The state is a frozen dataclass with `round` and `narration` (its Lines, oldest first). `evolve` is
+    `dataclasses.replace`; a state that makes thousands per game may give a faster one of its own.
+    """
+
+    __slots__ = ()
+    round: int
+    narration: tuple[Line, ...]
+
+    def evolve(self, **changes: Any) -> Any:
+        return replace(self, **changes)
+
+    def say(self, key: str, act: bool = False, seats: Sequence[str] = (), **params: Any) -> Any:
+        """This state with one more line of the narration (`act`: the table does something to the pieces)."""
+        return self.evolve(narration=self.narration + (line(self.round, key, act, seats, **params),))
 
 
 @dataclass(frozen=True)

@@ -21,11 +21,11 @@ from companion.contract import (
     IllegalAction,
     Item,
     Line,
+    Narrated,
     Prompt,
     Question,
     Setup,
     TableOption,
-    line,
     msg,
 )
 
@@ -41,7 +41,7 @@ SETUP = Setup(
 
 
 @dataclass(frozen=True)
-class State:
+class State(Narrated):
     players: tuple[str, ...]
     target: int
     round: int = 1
@@ -58,8 +58,6 @@ class State:
     def over(self) -> bool:
         return self.step == "over"
 
-    def say(self, key: str, act: bool = False, **params) -> State:
-        return replace(self, narration=self.narration + (line(self.round, key, act, **params),))
 
 
 def start(players: object, options: object = None, position: object = None) -> State:

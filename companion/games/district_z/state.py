@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from companion.contract import Line, line
+from companion.contract import Line, Narrated
 
 SURVIVOR_CARDS = 6  # the box's survivor cards
 DICE = 6  # the box has 6 dice of each colour (the "box_dice" option rolls no more than these)
@@ -91,7 +91,7 @@ class Fight:
 
 
 @dataclass(frozen=True)
-class State:
+class State(Narrated):
     players: tuple[str, ...]
     width: int = 6
     height: int = 5
@@ -141,9 +141,6 @@ class State:
 
     def corner_pos(self, corner: str) -> tuple[int, int]:
         return (0 if corner[1] == "w" else self.width - 1, 0 if corner[0] == "n" else self.height - 1)
-
-    def say(self, key: str, act: bool = False, **params) -> State:
-        return replace(self, narration=self.narration + (line(self.round, key, act, **params),))
 
     def with_cell(self, pos: tuple[int, int], **changes) -> State:
         index = pos[1] * self.width + pos[0]

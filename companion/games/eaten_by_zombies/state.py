@@ -7,10 +7,10 @@ the deck no longer holds and say where every zombie goes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from dataclasses import field as dc_field
 
-from companion.contract import IllegalAction, Line, line
+from companion.contract import IllegalAction, Line, Narrated
 from companion.games.checks import described, name_of
 
 LEVELS = (1, 2, 4, 6, 8)
@@ -76,7 +76,7 @@ class Options:
 
 
 @dataclass(frozen=True)
-class State:
+class State(Narrated):
     players: tuple[str, ...]
     options: Options
     total: int
@@ -145,9 +145,6 @@ class State:
             for level in kept:
                 out = pile_add(out, level)
         return out
-
-    def say(self, key: str, act: bool = False, seats: tuple[str, ...] = (), **params) -> State:
-        return replace(self, narration=self.narration + (line(self.round, key, act, seats, **params),))
 
     def neighbours(self, seat: str) -> tuple[str, ...]:
         i, n = self.players.index(seat), len(self.players)

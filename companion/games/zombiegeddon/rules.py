@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from companion.contract import IllegalAction, Line, line
+from companion.contract import IllegalAction, Line, Narrated
 from companion.games.checks import described, whole
 
 COLOURS = ("red", "yellow", "blue", "green")
@@ -85,7 +85,7 @@ class Sheet:
 
 
 @dataclass(frozen=True)
-class State:
+class State(Narrated):
     players: tuple[str, ...]  # in turn order: the youngest first, then clockwise
     options: Mapping[str, str]
     round: int = 1  # the turn number: each player's turn is a round of the narration
@@ -105,9 +105,6 @@ class State:
     @property
     def over(self) -> bool:
         return self.phase == OVER
-
-    def say(self, key: str, act: bool = False, **params) -> State:
-        return replace(self, narration=self.narration + (line(self.round, key, act, **params),))
 
     @property
     def order(self) -> tuple[str, ...]:
