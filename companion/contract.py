@@ -337,7 +337,14 @@ class Game(Protocol):
         """The events an answer produces once the rules accept it; IllegalAction (code + params) if not."""
 
     def apply(self, state: Any, event: dict) -> Any:
-        """The state after one event (an accepted answer, {"roll": dice} or {"pick": index})."""
+        """The state after one event: an answer as `decide` returned it, or the cup's {"roll": dice} or {"pick":
+        index}. It trusts the event (decide checked it; the log holds only what was decided) and checks nothing
+        again: an answer from anywhere else goes through `decide` first."""
+
+    def logged(self, state: Any, answer: object) -> dict:
+        """An answer read back from a save file, where it was stored as `decide` returned it: the event `apply`
+        takes, once checked; IllegalAction if this game never accepted it here (the file may have changed). An
+        answer an earlier version decided and this one no longer asks (a retired line) is accepted as stored."""
 
     def prompt(self, state: Any) -> Prompt | None:
         """What the state waits for from players; None when it waits for the cup or is over."""

@@ -28,10 +28,11 @@ def random_game(rules: ModuleType, players: list[str], rng: random.Random, optio
         else:
             prompt = rules.prompt(state)
             if prompt.kind == "ballot" and close_chance and rng.random() < close_chance:
-                event = {"close": True}
+                action = {"close": True}
             else:
                 seat = rng.choice(prompt.seats)
-                event = rng.choice(prompt.options[seat])
+                action = rng.choice(prompt.options[seat])
+            (event,) = rules.decide(state, action)  # as a table plays it: the rules check the answer once
         state = rules.apply(state, event)
         events.append(event)
     return events, state

@@ -319,8 +319,8 @@ class Table:
     def _folded(self, event: dict) -> Any:
         if "undo" in event:
             return self._undoable[-event["undo"]]
-        if "answer" in event:
-            return self.rules.apply(self.state, event["answer"])
+        if "answer" in event:  # read back from a file that may have changed: checked once on the way in
+            return self.rules.apply(self.state, self.rules.logged(self.state, event["answer"]))
         if "roll" in event:
             return self.rules.apply(self.state, {"roll": event["roll"]})
         if "pick" in event:

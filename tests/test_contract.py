@@ -1,8 +1,9 @@
 """The game contract, kept by every registered game and the toy: played whole through a real Table with random
 legal answers, at every step the public view has the keys and types of contract.PublicView, each seat's view those
 of a seat, the record those of contract.Record (one shape for every game), and the record's legal answers agree
-with the questions the seats are shown; and a question a seat answered, once closed, is never asked of it again
-(a phone drops an id it has answered: an id asked again would stall the table)."""
+with the questions the seats are shown; a question a seat answered, once closed, is never asked of it again
+(a phone drops an id it has answered: an id asked again would stall the table); and an answer is checked once
+(decide), a stored one once more when the save file is read back (logged), never by apply."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from companion.contract import (
 )
 from companion.cup import DiceCup
 from companion.games import GAMES
+from companion.store import EventStore
 from companion.table import Table
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -140,3 +142,53 @@ def test_a_random_game_keeps_the_contract_at_every_step(name, lucky_die):
         again = Table(None, DiceCup())
         again.new_game(name, list(table.state.players), resolved)  # the record's options start the same game
         assert again.record()["table_options"] == resolved
+
+
+class Checks:
+    """Counts the calls of a game's answer check (its `check`, the toy's `_check`) while a block runs."""
+
+    def __init__(self, rules) -> None:
+        self.code = (getattr(rules, "check", None) or rules._check).__code__
+        self.count = 0
+
+    def __enter__(self) -> Checks:
+        sys.setprofile(self._seen)
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        sys.setprofile(None)
+
+    def _seen(self, frame, event, _arg) -> None:
+        if event == "call" and frame.f_code is self.code:
+            self.count += 1
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_an_answer_is_checked_once_and_a_stored_one_once_more_when_read_back(name, lucky_die, tmp_path):
+    """decide checks an answer and apply trusts it; a save file read back is checked once on the way in (logged)."""
+    rules = GAMES[name]
+    rng = random.Random(name)
+    setup = rules.SETUP
+    players = list(setup.colours[:setup.min_players])
+    table = Table(EventStore(tmp_path / "game.sqlite3"), DiceCup())
+    table.new_game(name, players)
+    answers = 0
+    while not table.state.over and answers < 60:
+        prompt = rules.prompt(table.state)
+        seat = rng.choice(prompt.seats)
+        choices = list(prompt.options[seat]) or shown_answers(table.question(seat), rng)
+        rng.shuffle(choices)
+        action = next(a for a in choices if accepted(rules, table.state, a))
+        with Checks(rules) as checks:
+            table.answer(action)
+        assert checks.count == 1, f"{name}: one answer was checked {checks.count} times"
+        answers += 1
+    table.store.close()
+
+    stored = sum("answer" in event for event in table.events)
+    again = Table(EventStore(tmp_path / "game.sqlite3"), DiceCup())
+    with Checks(rules) as checks:
+        record = again.store.unfinished() or again.store.history()[0]
+        again.load(record)
+    assert checks.count == stored and again.record() == table.record()
+    again.store.close()

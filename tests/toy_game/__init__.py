@@ -115,6 +115,12 @@ def decide(state: State, action: object) -> list[dict]:
     return [action]
 
 
+def logged(state: State, answer: object) -> dict:
+    """A stored answer read back from the save file, checked as decide checks an answer."""
+    _check(state, answer)
+    return answer
+
+
 def _check(state: State, action: object) -> None:
     if state.over:
         raise IllegalAction("toy.refuse.over")
@@ -147,7 +153,6 @@ def _check(state: State, action: object) -> None:
 def apply(state: State, event: dict) -> State:
     if "roll" in event:
         return _rolled(state, event["roll"][0])
-    _check(state, event)
     seat = event.get("seat")
     if state.step == "tokens":
         for token in TOKENS:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from companion.contract import Item, Line, Setup, TableOption, msg
 
-from .engine import COLOURS, apply, check, cup_request, decide, prompt, question, start
+from .engine import COLOURS, apply, check, cup_request, decide, logged, prompt, question, start
 from .pairing import best_pairing, outcome
 from .parts import parts, secrets
 from .state import GRIDS, State
@@ -50,5 +50,5 @@ def narration(state: State) -> tuple[Line, ...]:
 
 
 __all__ = ["LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "State", "apply", "best_pairing", "check",
-           "cup_request", "decide", "dice_revealed", "narration", "outcome", "parts", "prompt", "question", "record",
-           "scores", "secrets", "start", "table_options", "view"]
+           "cup_request", "decide", "dice_revealed", "logged", "narration", "outcome", "parts", "prompt", "question",
+           "record", "scores", "secrets", "start", "table_options", "view"]

@@ -670,13 +670,17 @@ def decide(state: State, action: object) -> list[dict]:
     return [check(state, action)]
 
 
+def logged(state: State, answer: object) -> dict:
+    """A stored answer read back from the save file, checked as `decide` checks an answer."""
+    return check(state, answer)
+
+
 def apply(state: State, event: dict) -> State:
     if isinstance(event, dict) and set(event) == {"roll"}:
         return _rolled(state, event["roll"])
     if isinstance(event, dict) and set(event) == {"pick"}:
         return _picked(state, event["pick"])
-    check(state, event)
-    return _answered(state, event)
+    return _answered(state, event)  # an answer `decide` accepted (or the log kept): never checked twice
 
 
 def _answered(state: State, a: dict) -> State:  # noqa: C901 — one branch per step

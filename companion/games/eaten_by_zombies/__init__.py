@@ -33,12 +33,17 @@ def decide(state: State, action: object) -> list[dict]:
     return [check(state, action)]
 
 
+def logged(state: State, answer: object) -> dict:
+    """A stored answer read back from the save file, checked as `decide` checks an answer."""
+    return check(state, answer)
+
+
 def apply(state: State, event: dict) -> State:
     if isinstance(event, dict) and set(event) == {"pick"}:
         return picked(state, event["pick"])
     if isinstance(event, dict) and "roll" in event:
         raise IllegalAction("ebz.refuse.shape")
-    return answered(state, check(state, event))
+    return answered(state, event)  # an answer `decide` accepted (or the log kept): never checked twice
 
 
 def dice_revealed(state: State) -> bool:
@@ -50,5 +55,5 @@ def narration(state: State) -> tuple[Line, ...]:
 
 
 __all__ = ["LEVELS", "LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "State", "apply", "cup_request",
-           "decide", "dice_revealed", "narration", "parts", "prompt", "question", "record", "scores", "secrets",
-           "start", "table_options", "view"]
+           "decide", "dice_revealed", "logged", "narration", "parts", "prompt", "question", "record", "scores",
+           "secrets", "start", "table_options", "view"]

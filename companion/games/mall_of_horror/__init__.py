@@ -26,6 +26,11 @@ def decide(state: State, action: object) -> list[dict]:
     return [check(state, action)]
 
 
+def logged(state: State, answer: object) -> dict:
+    """A stored answer read back from the save file, checked as `decide` checks an answer."""
+    return decide(state, answer)[0]
+
+
 def dice_revealed(state: State) -> bool:
     """The zombie dice of the round are on the table once the destinations are revealed."""
     return state.cup is not None and state.phase in REVEALED_PHASES
@@ -37,6 +42,6 @@ def narration(state: State) -> tuple[Line, ...]:
 
 __all__ = [
     "LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "CupRequest", "IllegalAction", "Options", "Prompt",
-    "State", "advance", "apply", "check", "cup_request", "decide", "dice_revealed", "narration", "parts",
+    "State", "advance", "apply", "check", "cup_request", "decide", "dice_revealed", "logged", "narration", "parts",
     "position_of", "prompt", "question", "record", "scores", "secrets", "start", "steps", "table_options", "view",
 ]

@@ -85,8 +85,7 @@ def apply_one(state: State, event: dict) -> State:
         return _on_roll(state, event["roll"])
     if "pick" in event:
         return _on_pick(state, event["pick"])
-    action = prompts.check(state, event)  # raises IllegalAction with the player's reason
-    return _on_action(state, action)
+    return _on_action(state, event)  # an answer `decide` accepted (or `logged` read back): never checked twice
 
 
 def advance(state: State) -> State:

@@ -70,6 +70,14 @@ def decide(state: State, action: object) -> list[dict]:
     return [check(state, action)]
 
 
+def logged(state: State, answer: object) -> dict:
+    """A stored answer read back from the save file, checked as `decide` checks an answer; an earlier version's
+    weapons line (a retired line, which scores nothing) is taken as stored, for `apply` to fold."""
+    if rules.retired(state, answer):
+        return answer
+    return check(state, answer)
+
+
 def apply(state: State, event: dict) -> State:
     return rules.apply(state, event)
 
@@ -205,6 +213,6 @@ def scores(state: State) -> dict[str, int]:
 
 __all__ = [
     "LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "IllegalAction", "State", "apply", "check",
-    "cup_request", "decide", "dice_revealed", "narration", "parts", "prompt", "question", "record", "score",
+    "cup_request", "decide", "dice_revealed", "logged", "narration", "parts", "prompt", "question", "record", "score",
     "scores", "secrets", "set_bonus", "start", "table_options", "view",
 ]

@@ -296,7 +296,7 @@ def _check_sheet(state: State, seat: str, action: dict) -> None:
         raise IllegalAction("zg.refuse.handed_in")
 
 
-def _retired(state: State, event: dict) -> bool:
+def retired(state: State, event: dict) -> bool:
     """An answer of an older sheet, folded from a save file: the weapons line, which scores nothing."""
     return state.phase == SHEET and isinstance(event, dict) and (
         event.get("line") in RETIRED_LINES or event.get("sheet") in RETIRED_LINES) \
@@ -304,9 +304,9 @@ def _retired(state: State, event: dict) -> bool:
 
 
 def apply(state: State, event: dict) -> State:
-    if _retired(state, event):
+    if retired(state, event):
         return _fold_retired(state, event)
-    action = check(state, event)
+    action = event  # an answer `decide` accepted (or the log kept): never checked twice
     if state.phase in (PRE, POST):
         return _turn(state, action)
     if state.phase == LARGEST:
