@@ -169,7 +169,7 @@ class Item:
 class Question:
     """What one seat is asked now, as every device shows it.
 
-    PICK, BALLOT, CARDS: the answer is one of `choices`, sent as its action.
+    PICK, BALLOT, CARDS: the answer is one of `choices`, sent as its action (the prompt's legal answers, labelled).
     NUMBER: the answer is `answer` with `field` set to a whole number from `low` to `high`.
     ASSIGN: the answer is `answer` with `field` set to {item value: target value} for every item; when `answer`
     already holds `field`, that assignment is the rules' proposal, and a screen may start from it.
@@ -216,9 +216,11 @@ class Question:
 class Prompt:
     """What the rules wait for from players: who is asked, what kind of answer, the legal answers.
 
-    `options` maps each seat asked to its legal answers, each written as a complete action (empty for NUMBER
-    and ASSIGN, whose answers are checked by the rules). `key` names where the game stands in its questions;
-    `step` names the step for devices (a game's own word, shown only through the catalogue).
+    `options` maps each seat asked to its legal answers, each written as a complete action: the one place a game
+    writes them. A seat's PICK, BALLOT or CARDS question labels exactly these, in this order (its choices are
+    made from them, never worked out again). A NUMBER or an ASSIGN question states its range itself (low and high,
+    items and targets): its seat's options are empty. `key` names where the game stands in its questions; `step`
+    names the step for devices (a game's own word, shown only through the catalogue).
     """
 
     kind: str
@@ -419,7 +421,8 @@ class Record(TypedDict):
     table_options: dict  # Game.table_options: each option resolved, by SETUP's names
     waiting: list[str]  # the seats asked now
     prompt: dict | None  # Prompt.public_json()
-    options: dict[str, list[dict]]  # each waiting seat's legal answers, as complete actions ([] for a number)
+    options: dict[str, list[dict]]  # each waiting seat's legal answers, as complete actions ([] for a number or an
+    # assignment, whose question states its range)
     narration: list[dict]  # the whole game's public narration
     over: bool
     winners: list[str]

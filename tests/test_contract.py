@@ -84,9 +84,11 @@ def check_moment(table: Table, name: str) -> None:
     for seat in record["waiting"]:
         question = table.question(seat)
         assert question is not None and question.seat == seat, f"{seat} waits with no question"
-        if question.kind in (PICK, BALLOT, CARDS):  # the legal answers are the choices the seat is shown
+        if question.kind in (PICK, BALLOT, CARDS):  # the legal answers, written once: the choices label them
             shown = [dict(choice.action) for choice in question.choices]
-            assert all(action in shown for action in record["options"][seat]), (seat, question.kind)
+            assert record["options"][seat] == shown, (seat, question.kind)
+        else:  # a number or an assignment: its question says the range; the legal answers list none
+            assert record["options"][seat] == [], (seat, question.kind)
 
 
 class AskedOnce:

@@ -65,6 +65,6 @@ def test_a_district_z_game_cut_short_resumes_from_its_save_file_where_it_stood(t
     assert after == before and not after["over"]
     assert after["step"] == "pair" and after["combat"]["zombies"] == 2  # round 2's dice are on the table
     assert after["combat"]["red"] == [3, 5, 6] and after["combat"]["black"] == [3, 5]
-    assert after["waiting"] == ["red"] and after["options"]["red"] == [
-        {"seat": "red", "pairs": {"r1": "none", "r2": "b1", "r3": "b2"}}]  # the proposal: 2 kills
+    assert after["waiting"] == ["red"] and after["options"]["red"] == []  # an assignment: its question says it
+    assert after["combat"]["proposal"] == {"r1": "none", "r2": "b1", "r3": "b2"}  # the proposal: 2 kills
     assert after["survivors"]["red"]["damage"] == 1

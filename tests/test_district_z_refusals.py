@@ -18,7 +18,7 @@ from test_district_z import Play, force, solo, two_players
 from companion.catalogue import catalogue
 from companion.contract import IllegalAction, Refusal
 from companion.games import district_z as dz
-from companion.simulate import cup_event
+from companion.simulate import cup_event, random_answer
 
 LANGS = ("en", "zh-Hans", "zh-Hant", "vi")
 Gear = dz.state.Gear
@@ -257,7 +257,7 @@ def reachable(seed: int, steps: int):
             state = dz.apply(state, cup_event(request, rng))
             continue
         prompt = dz.prompt(state)
-        state = dz.apply(state, rng.choice(prompt.options[prompt.seats[0]]))
+        state = dz.apply(state, random_answer(dz, state, prompt.seats[0], rng))
     return state
 
 

@@ -665,6 +665,8 @@ def choose_answer(state: ebz.State, rng: random.Random, death: float = 0.06) -> 
     if state.step == "value":
         need = state.level_sum if state.how == "fight" else state.speed_sum
         return {"seat": seat, "value": max(0, min(60, need + rng.randint(-5, 3)))}
+    if state.step == "bonus":
+        return {"seat": seat, "bonus": rng.randint(*ebz.prompts.number_range("bonus"))}
     return rng.choice(options)
 
 

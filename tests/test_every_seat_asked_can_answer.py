@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from companion.contract import ASSIGN, BALLOT, CARDS, NUMBER, PICK, IllegalAction, Question
 from companion.games import GAMES
-from companion.simulate import cup_event
+from companion.simulate import cup_event, in_range
 
 sys.path.insert(0, str(Path(__file__).parent))
 import toy_game  # noqa: E402
@@ -31,18 +31,8 @@ def shown_answers(question: Question, rng: random.Random) -> list[dict]:
     """The answers a seat can give from its question alone, as a phone's buttons, number field or sheet offer."""
     if question.kind in (PICK, BALLOT, CARDS):
         return [dict(choice.action) for choice in question.choices]
-    if question.kind == NUMBER:
-        if question.low is None or question.high is None or question.low > question.high:
-            return []
-        return [{**question.answer, question.field: n} for n in range(question.low, question.high + 1)]
-    assert question.kind == ASSIGN, question.kind
-    if not question.items or not question.targets:
-        return []
-    proposals = [dict(question.answer)] if question.field in question.answer else []
-    targets = [t.value for t in question.targets]
-    guesses = [{**question.answer, question.field: {i.value: rng.choice(targets) for i in question.items}}
-               for _ in range(20)]
-    return proposals + guesses
+    assert question.kind in (NUMBER, ASSIGN), question.kind
+    return in_range(question, rng)
 
 
 def random_options(rules, rng: random.Random) -> dict:
@@ -104,8 +94,10 @@ def play_and_check(name: str, seed: int, limit: int = 4000, late: bool = False) 
             shown = shown_answers(question, rng)
             assert shown, f"{where}: {seat} is asked ({question.kind}) with no answer to give"
             listed = [dict(a) for a in prompt.options[seat]]
-            if question.kind in (PICK, BALLOT, CARDS):
-                assert all(a in shown for a in listed), f"{where}: the prompt lists answers {seat}'s question lacks"
+            if question.kind in (PICK, BALLOT, CARDS):  # the legal answers, written once: the choices label them
+                assert listed == shown, f"{where}: the prompt's legal answers are not {seat}'s question's choices"
+            else:  # a number or an assignment: its question says the range, the prompt lists nothing
+                assert listed == [], f"{where}: the prompt lists answers to {seat}'s {question.kind}"
             answers[seat] = shown
         asked += 1
         seat = rng.choice(prompt.seats)

@@ -475,12 +475,9 @@ def prompt(state: State) -> Prompt | None:
     key = (len(state.narration), state.step, seat)
     title = _title(state, seat)
     if state.step in NUMBERS:
-        low, high = NUMBERS[state.step]
-        field = FIELDS[state.step]
-        return Prompt(NUMBER, {seat: [{"seat": seat, field: n} for n in range(low, high + 1)]}, False, key,
-                      state.step, title)
+        return Prompt(NUMBER, {seat: []}, False, key, state.step, title)  # its question says the range
     if state.step == "pair":
-        return Prompt(ASSIGN, {seat: [{"seat": seat, "pairs": proposal(state)}]}, False, key, "pair", title)
+        return Prompt(ASSIGN, {seat: []}, False, key, "pair", title)  # its question says the dice and the proposal
     return Prompt(PICK, {seat: [dict(c.action) for c in _choices(state)]}, False, key, state.step, title)
 
 

@@ -40,10 +40,8 @@ def legal(state: State, seat: str) -> list[dict]:
     if step == "choose":
         out = [{"seat": seat, "fight": True}, {"seat": seat, "run": True}]
         return out + ([{"seat": seat, "stuck": True}] if state.dead else [])
-    if step == "value":
-        return [{"seat": seat, "value": v} for v in range(MAX_VALUE + 1)]
-    if step == "bonus":
-        return [{"seat": seat, "bonus": v} for v in range(MAX_BONUS + 1)]
+    if step in NUMBER_STEPS:
+        return []  # a number: its range is said once, by number_range (the question shows it)
     if step == "removed":
         return _levels(seat, state.held(seat)) + [{"seat": seat, "pass": True}]
     if step == "refill":
@@ -54,6 +52,11 @@ def legal(state: State, seat: str) -> list[dict]:
         out = _levels(seat, state.held(seat))
         return out + ([{"seat": seat, "pass": True}] if step == "zback" else [])
     return []
+
+
+def number_range(step: str) -> tuple[int, int]:
+    """The numbers a step asks for: the level sum's value, or the bonus."""
+    return 0, MAX_VALUE if step == "value" else MAX_BONUS
 
 
 def max_draw(state: State) -> int:
@@ -161,9 +164,9 @@ def question(state: State, seat: str) -> Question | None:
         return None
     secret = state.step in SECRET_STEPS
     if current.kind == NUMBER:
-        high = MAX_VALUE if state.step == "value" else MAX_BONUS
+        low, high = number_range(state.step)
         return Question(current.id, seat, NUMBER, state.step, current.title, secret, answer={"seat": seat},
-                        field=state.step, low=0, high=high, facts=facts(state, seat))
+                        field=state.step, low=low, high=high, facts=facts(state, seat))
     choices = tuple(_choice(state, a) for a in current.options[seat])
     return Question(current.id, seat, PICK, state.step, current.title, secret, choices, facts=facts(state, seat))
 
@@ -192,7 +195,12 @@ def check(state: State, action: object) -> dict:
         if state.step in ("add", "add_speed", "choose") and "level" in action and seat != state.active:
             _why_not_adding(state, seat)
         raise IllegalAction("ebz.refuse.not_asked", colour=seat)
-    if among(action, legal(state, seat)):  # value for value and type for type (no 4.0, no true for 1)
+    if state.step in NUMBER_STEPS:
+        low, high = number_range(state.step)
+        number = action.get(state.step)
+        if set(action) == {"seat", state.step} and whole(number) and low <= number <= high:
+            return action
+    elif among(action, legal(state, seat)):  # value for value and type for type (no 4.0, no true for 1)
         return action
     _why_not(state, seat, action)
     raise IllegalAction("ebz.refuse.shape")
@@ -228,9 +236,9 @@ def _why_not(state: State, seat: str, action: dict) -> None:  # noqa: C901 — a
         raise IllegalAction("ebz.refuse.one_answer", names=[f'"{n}"' for n in given])
     name = given[0]
     value = action[name]
-    if name in ("value", "bonus"):
-        raise IllegalAction("ebz.refuse.number", low=0, high=MAX_VALUE if name == "value" else MAX_BONUS,
-                            value=described(value))
+    if name in NUMBER_STEPS:
+        low, high = number_range(name)
+        raise IllegalAction("ebz.refuse.number", low=low, high=high, value=described(value))
     if name == "level":
         if not whole(value):
             raise IllegalAction("ebz.refuse.level_type", got=described(value))

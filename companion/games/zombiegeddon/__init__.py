@@ -101,17 +101,12 @@ def _turn_actions(state: State) -> list[dict]:
     return [{"seat": state.turn, "act": act} for act in ("action", "pass", "phase_end")]
 
 
-def _samples(state: State, seat: str) -> list[dict]:
-    """A few legal answers of `seat` (random games and the table's own checks use them; never sent to a device)."""
-    if state.phase == LARGEST:
-        high = LARGEST_HIGH if state.below is None else state.below
-        return [{"seat": seat, "largest": n} for n in sorted({0, min(3, high), high})]
+def _sheet_answers(state: State, seat: str) -> list[dict]:
+    """What `seat` may answer at its sheet now: a number for the line it is asked (said by its question: [] here),
+    or, its lines all entered, one of the sheet's choices (hand it in, or correct a line)."""
     sheet = state.sheets[seat]
     if sheet.queue:
-        line_ = sheet.queue[0]
-        kind = rules.kind_of(line_)
-        numbers = [0] if kind is not None and sheet.entries.get(kind) == 0 else [0, 1, 2, 3, min(7, rules.high(line_))]
-        return [{"seat": seat, "line": line_, "number": n} for n in sorted(set(numbers))]
+        return []
     return [{"seat": seat, "sheet": c} for c in rules.sheet_choices() if not (c == "hand_in" and sheet.ready)]
 
 
@@ -122,11 +117,11 @@ def prompt(state: State) -> Prompt | None:
     if state.phase == LARGEST:
         waiting = [s for s in state.asked if s not in state.entries]
         title = msg("zg.q.largest") if state.below is None else msg("zg.q.next_largest", number=state.below)
-        return Prompt(NUMBER, {s: _samples(state, s) for s in waiting}, True, ("largest", len(state.revealed)),
+        return Prompt(NUMBER, {s: [] for s in waiting}, True, ("largest", len(state.revealed)),
                       "largest", title)
     if state.phase == SHEET:
         waiting = [s for s in state.players if not state.sheets[s].ready]
-        return Prompt(NUMBER, {s: _samples(state, s) for s in waiting}, True, ("sheet",), "sheet",
+        return Prompt(NUMBER, {s: _sheet_answers(state, s) for s in waiting}, True, ("sheet",), "sheet",
                       msg("zg.q.sheets"))
     return None
 
@@ -159,8 +154,9 @@ def question(state: State, seat: str) -> Question | None:
         return Question(asked, seat, NUMBER, "sheet", msg(f"zg.q.line.{line_}"), secret=True,
                         answer={"seat": seat, "line": line_}, field="number", low=0, high=rules.high(line_),
                         facts=(msg(f"zg.fact.line.{line_}"), msg("zg.fact.sheet_private")))
-    choices = tuple(Choice({"seat": seat, "sheet": c}, msg(f"zg.choice.sheet.{c}"), slot if slot <= 6 else None)
-                    for slot, c in enumerate(rules.sheet_choices(), start=1) if not (c == "hand_in" and sheet.ready))
+    slots = {c: slot for slot, c in enumerate(rules.sheet_choices(), start=1) if slot <= 6}
+    choices = tuple(Choice(a, msg(f"zg.choice.sheet.{a['sheet']}"), slots.get(a["sheet"]))
+                    for a in _sheet_answers(state, seat))
     title = msg("zg.q.sheet_done" if sheet.ready else "zg.q.sheet_check")
     return Question(asked, seat, PICK, "sheet", title, secret=True, choices=choices,
                     facts=(msg(SHEET_CHECK[state.options[rules.SET_BONUS_OPTION]]),), answered=sheet.ready)
