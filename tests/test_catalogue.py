@@ -256,3 +256,12 @@ def test_every_registered_game_has_a_family_of_its_own_with_its_terms():
         (family,) = {key.split(".")[0] for key in books.messages["en"] if books.sources[key].startswith(
             str(game.LOCALE))}
         assert books.families[family] == {**books.terms, **game.TERMS}
+
+
+
+def test_district_z_and_zombiegeddon_each_name_a_parameter_kind_and_each_says_its_own():
+    books = catalogue()
+    assert books.text(Message("dz.item", {"kind": "dual", "attack": 1, "health": 0})).startswith(
+        "item card: " + books.text(Message("dz.kind.dual", {})))
+    assert books.text(Message("zg.refuse.points_without_discs", {"kind": "food"})) == \
+        f"You entered no discs of {books.text(Message('zg.kind.food', {}))}: their printed total is 0."

@@ -267,8 +267,8 @@ def test_a_further_kind_of_supply_scores_its_printed_numbers_and_its_own_set_bon
     assert state.over and state.scores["red"] == s
     assert state.winners == (("red",) if bonus else ("blue",))  # water's set bonus decides: 21 to 17, or 14 to 16
     said = next(e.message for e in state.narration if e.message.key == "zg.n.score")
-    assert [k["params"]["zg_kind"] for k in said.params["kinds"]] == ["food", "zombies", "water"]
-    assert said.params["kinds"][2]["params"] == {"zg_kind": "water", "count": 3, "points": 7, "bonus": bonus}
+    assert [k["params"]["kind"] for k in said.params["kinds"]] == ["food", "zombies", "water"]
+    assert said.params["kinds"][2]["params"] == {"kind": "water", "count": 3, "points": 7, "bonus": bonus}
 
 
 def test_a_further_kind_with_no_words_in_the_catalogue_crashes_nothing_through_a_whole_game(water, tmp_path):

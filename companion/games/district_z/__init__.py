@@ -17,8 +17,8 @@ from .view import record, scores, table_options, view
 
 NAME = "district-z"
 LOCALE = Path(__file__).parent / "locale"
-# Parameter name -> catalogue prefix (names of this game's own, so no other game's terms are shadowed).
-TERMS = {"dz_dir": "dz.dir", "dz_corner": "dz.corner", "dz_kind": "dz.kind"}
+# Parameter name -> catalogue prefix, in dz.* messages only (Zombiegeddon names its own "kind" too).
+TERMS = {"dir": "dz.dir", "corner": "dz.corner", "kind": "dz.kind"}
 SOUNDS = {"dz.n.event": "dice", "dz.n.combat": "dice", "dz.n.fight_dice": "dice", "dz.n.death": "breach"}
 
 

@@ -99,7 +99,7 @@ def start(players: object, options: object = None, position: object = None) -> S
 
 def _corner(state: State, corner: str) -> State:
     state = state.with_survivor(state.seat, corner=corner)
-    return state.say("dz.n.corner", colour=state.seat, dz_corner=corner, cell=state.name(state.corner_pos(corner)),
+    return state.say("dz.n.corner", colour=state.seat, corner=corner, cell=state.name(state.corner_pos(corner)),
                      target=state.name(state.corner_pos(OPPOSITE[corner])))
 
 
@@ -140,7 +140,7 @@ def _move(state: State, direction: str) -> State:
     dx, dy = DIRECTIONS[direction]
     to = (me.pos[0] + dx, me.pos[1] + dy)
     state = _leave(state, me.seat, me.pos).with_survivor(me.seat, pos=to)
-    state = state.say("dz.n.move", act=True, colour=me.seat, dz_dir=direction, cell=state.name(to))
+    state = state.say("dz.n.move", act=True, colour=me.seat, dir=direction, cell=state.name(to))
     if not state.cell(to).up:
         state = state.with_cell(to, up=True).say("dz.n.flip", act=True, cell=state.name(to))
         return replace(state, step="found")
@@ -282,7 +282,7 @@ def _death(state: State, seat: str) -> State:
         state = state.with_survivor(seat, number=s.number + 1, attack=None, health=None, damage=0, items=(),
                                     objective=False, pos=None)
         state = replace(state, spare_survivors=state.spare_survivors - 1)
-        return state.say("dz.n.respawn", colour=seat, dz_corner=s.corner)
+        return state.say("dz.n.respawn", colour=seat, corner=s.corner)
     state = state.with_survivor(seat, items=(), objective=False, pos=None, out=True)
     state = state.say("dz.n.out", colour=seat)
     if not any(x.active for x in state.survivors):
@@ -367,14 +367,14 @@ def _choices(state: State) -> list[Choice]:  # noqa: C901 — one branch per ste
         taken = {s.corner for s in state.survivors}
         for i, c in enumerate(CORNERS):
             if c not in taken:
-                add("", i + 1, label=msg("dz.c.corner", dz_corner=c, cell=state.name(state.corner_pos(c))),
+                add("", i + 1, label=msg("dz.c.corner", corner=c, cell=state.name(state.corner_pos(c))),
                     corner=c)
     elif step == "turn":
         for i, (d, (dx, dy)) in enumerate(DIRECTIONS.items()):
             to = (me.pos[0] + dx, me.pos[1] + dy)
             if 0 <= to[0] < state.width and 0 <= to[1] < state.height:
                 note = msg("dz.c.face_up" if state.cell(to).up else "dz.c.face_down")
-                add("", i + 1, note, label=msg("dz.c.move", dz_dir=d, cell=state.name(to)), move=d)
+                add("", i + 1, note, label=msg("dz.c.move", dir=d, cell=state.name(to)), move=d)
         if me.damage:
             add("dz.c.heal", 5, heal=True)
     elif step == "found":
@@ -602,11 +602,11 @@ def _why_not(state: State, seat: str, action: dict, legal: list[dict]) -> None: 
     if step == "corner":
         owner = next((s.seat for s in state.survivors if s.corner == value), None) if value in CORNERS else None
         if owner is not None:
-            raise IllegalAction("dz.refuse.corner_taken", dz_corner=value, colour=owner)
+            raise IllegalAction("dz.refuse.corner_taken", corner=value, colour=owner)
         raise wrong(list(CORNERS))
     if step == "turn" and name == "move":
         if isinstance(value, str) and value in DIRECTIONS:
-            raise IllegalAction("dz.refuse.off_city", dz_dir=value, cell=state.name(me.pos))
+            raise IllegalAction("dz.refuse.off_city", dir=value, cell=state.name(me.pos))
         raise wrong(list(DIRECTIONS))
     if step == "turn" and name == "heal":
         if value is True and not me.damage:

@@ -30,7 +30,7 @@ class Gear:
         return {"kind": self.kind, "attack": self.attack, "health": self.health}
 
     def message(self) -> dict:
-        return {"key": "dz.item", "params": {"dz_kind": self.kind, "attack": self.attack, "health": self.health}}
+        return {"key": "dz.item", "params": {"kind": self.kind, "attack": self.attack, "health": self.health}}
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ from .rules import (
 
 NAME = "zombiegeddon"
 LOCALE = Path(__file__).parent / "locale"
-TERMS = {"zg_kind": "zg.kind", "zg_line": "zg.line"}  # parameter name -> catalogue prefix, in zg.* messages only
+TERMS = {"kind": "zg.kind", "line": "zg.line"}  # parameter name -> catalogue prefix, in zg.* messages only
 SOUNDS = {"zg.n.reveal": "reveal", "zg.n.starter": "reveal"}
 
 SETUP = Setup(

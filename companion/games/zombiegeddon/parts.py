@@ -138,7 +138,7 @@ def secrets(state: State, seat: str) -> tuple[Secret, ...]:
         out.append(Secret(msg("zg.board.my_largest_what"), ((mine,),)))
     if state.phase == SHEET and seat in state.sheets:
         s = score(state.sheets[seat].entries, state.options[SET_BONUS_OPTION])
-        lines = [(msg("zg.board.sheet_line", zg_kind=kind, count=s.get(kind, 0), points=s.get(f"{kind}_points", 0),
+        lines = [(msg("zg.board.sheet_line", kind=kind, count=s.get(kind, 0), points=s.get(f"{kind}_points", 0),
                       bonus=s.get(f"{kind}_bonus", 0)),) for kind in rules.KINDS]
         lines.append((msg("zg.board.sheet_tokens", count=s.get("tokens", 0), points=s.get("token_points", 0)),))
         lines.append((msg("zg.board.sheet_total", total=s.get("total", 0)),))

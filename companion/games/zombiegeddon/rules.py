@@ -275,14 +275,14 @@ def _check_sheet(state: State, seat: str, action: dict) -> None:
         if not sheet.queue:
             raise IllegalAction("zg.refuse.sheet_complete")
         if line_ != sheet.queue[0]:
-            raise IllegalAction("zg.refuse.sheet_line", zg_line=sheet.queue[0], value=described(line_))
+            raise IllegalAction("zg.refuse.sheet_line", line=sheet.queue[0], value=described(line_))
         if not whole(number):
             raise IllegalAction("zg.refuse.sheet_number_type", high=high(line_), value=described(number))
         if not 0 <= number <= high(line_):
             raise IllegalAction("zg.refuse.sheet_number", high=high(line_), number=number)
         kind = kind_of(line_)
         if kind is not None and sheet.entries.get(kind) == 0 and number != 0:
-            raise IllegalAction("zg.refuse.points_without_discs", zg_kind=kind)
+            raise IllegalAction("zg.refuse.points_without_discs", kind=kind)
         return
     _fields(state, action, ("sheet",))
     choice = action["sheet"]
@@ -291,7 +291,7 @@ def _check_sheet(state: State, seat: str, action: dict) -> None:
     if not isinstance(choice, str) or choice not in sheet_choices():
         raise IllegalAction("zg.refuse.sheet_choice", choices=", ".join(sheet_choices()), value=described(choice))
     if sheet.queue:
-        raise IllegalAction("zg.refuse.sheet_unfinished", zg_line=sheet.queue[0])
+        raise IllegalAction("zg.refuse.sheet_unfinished", line=sheet.queue[0])
     if choice == "hand_in" and sheet.ready:
         raise IllegalAction("zg.refuse.handed_in")
 
@@ -450,7 +450,7 @@ def _reveal(state: State) -> State:
     state = replace(state, scores=scores, round=state.round + 1)
     state = state.say("zg.n.reveal")
     for seat, s in scores.items():
-        kinds = [{"key": "zg.n.score_kind", "params": {"zg_kind": k, "count": s[k], "points": s[f"{k}_points"],
+        kinds = [{"key": "zg.n.score_kind", "params": {"kind": k, "count": s[k], "points": s[f"{k}_points"],
                                                         "bonus": s[f"{k}_bonus"]}} for k in KINDS]
         state = state.say("zg.n.score", colour=seat, kinds=kinds, **s)
     best = max(s["total"] for s in scores.values())
