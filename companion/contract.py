@@ -302,6 +302,46 @@ class Setup:
         return out
 
 
+# -- the rule at hand -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RuleBook:
+    """A game's rules as data, told at the moment each applies (companion/rulebook.py reads it; no device does).
+
+    `phases`: the rules in the order of play, each phase with its rules' ids. `about`: which rule is behind a
+    question's title or a narration line, by message key or a key's prefix ("mall.n.breach" for
+    "mall.n.breach.defence"; the longest prefix wins); every question title (`<family>.q.*`) and every narration
+    key (`<family>.n.*`) of the game has one. `options`: the table options that change a rule.
+
+    Its words are in the game's catalogue, in the four languages:
+    - `<family>.rules.phase.<phase>`: a phase's heading;
+    - `<family>.rules.<rule>.title` and `<family>.rules.<rule>`: a rule's name and the rule itself, in two or three
+      short sentences (no placeholders: the whole book is printed without a moment);
+    - `<family>.rules.<rule>.now` (where it helps): the moment's facts, from the parameters of every message the rule
+      is behind ("It has {count}.");
+    - `<family>.rules.option.<option>.<value>`: a table option's value that changes a rule ("Your table plays: …").
+    """
+
+    family: str  # the first word of the game's message keys ("mall")
+    phases: tuple[tuple[str, tuple[str, ...]], ...]
+    about: Mapping[str, str]
+    options: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return tuple(rule for _, rules in self.phases for rule in rules)
+
+    def rule_of(self, key: str) -> str | None:
+        """The rule behind a message key: its own entry, else its longest prefix's, else None."""
+        while key:
+            rule = self.about.get(key)
+            if rule is not None:
+                return rule
+            key = key.rpartition(".")[0]
+        return None
+
+
 # -- the interface ----------------------------------------------------------------------------------------------
 
 
