@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
@@ -98,7 +99,9 @@ class ZoneCard(BoxLayout):
         self.tokens.bind(size=self._place_tokens, pos=self._place_tokens)
         self.add_widget(self.tokens)
         self.people: list[tuple[str, str, bool]] = []
+        self.names: list[str] = []  # each token's name, as the page says it: the colour, the figure, its note
         self._people_drawn: list | None = None
+        self._naming = None  # the token whose name the line under the count shows now (a tap on it)
         self.bind(pos=self._frame, size=self._frame)
 
     def show(self, zone: dict) -> None:
@@ -114,6 +117,9 @@ class ZoneCard(BoxLayout):
         self.count.ink = DANGER if count else DIM
         self.count_word.text = words.say(zone.get("count_word")) if zone.get("count_word") else ""
         self.detail.text = say_line(words, zone.get("detail"))
+        if self._naming is not None:
+            self._naming.cancel()
+            self._naming = None
         self.detail.ink = DANGER if zone.get("closed") else INK
         arriving = list(zone.get("arriving") or [])
         if [m.seat for m in reversed(self.arrivals.children)] != arriving:
@@ -123,8 +129,33 @@ class ZoneCard(BoxLayout):
                                               pos_hint={"center_y": 0.5}))
             self.arrivals.width = dp(15) * len(arriving)
         self.people = [(t["seat"], t["mark"], bool(t.get("faded"))) for t in zone.get("tokens") or []]
+        self.names = [" ".join(text for text in (words.t(f"colour.{t['seat']}"), words.say(t.get("name")),
+                                                  words.say(t.get("note")) if t.get("note") else "") if text)
+                      for t in zone.get("tokens") or []]
         self._place_tokens()
         self._frame()
+
+    # A token shows its seat's colour and symbol and a number: a tap on it says its name (whose, which figure) in
+    # the line under the count for a few seconds, for whoever cannot tell the pieces apart.
+    def on_touch_down(self, touch) -> bool:
+        for i, token in enumerate(reversed(self.tokens.children)):
+            if i < len(self.names) and token.collide_point(*touch.pos):
+                self.name_token(i)
+                return True
+        return super().on_touch_down(touch)
+
+    def name_token(self, index: int) -> None:
+        if self._naming is not None:
+            self._naming.cancel()
+        self.detail.text = self.names[index]
+        self.detail.ink = INK
+        self._naming = Clock.schedule_once(lambda _dt: self._unname(), 4)
+
+    def _unname(self) -> None:
+        self._naming = None
+        zone = self.data
+        self.detail.text = say_line(self.words, zone.get("detail"))
+        self.detail.ink = DANGER if zone.get("closed") else INK
 
     def _place_tokens(self, *_args) -> None:
         area, people = self.tokens, self.people
