@@ -22,6 +22,7 @@ from companion.contract import (
     Line,
     Prompt,
     Question,
+    RuleBook,
     Setup,
     TableOption,
     msg,
@@ -48,6 +49,35 @@ NAME = "zombiegeddon"
 LOCALE = Path(__file__).parent / "locale"
 TERMS = {"kind": "zg.kind", "line": "zg.line"}  # parameter name -> catalogue prefix, in zg.* messages only
 SOUNDS = {"zg.n.reveal": "reveal", "zg.n.starter": "reveal"}
+# Which rule is behind each question and line (its words: zg.rules.* in the catalogue), in the order of play; "take"
+# and "supply" are met on the board only (no step of the companion's), told in the whole book.
+RULES = RuleBook(
+    family="zg",
+    phases=(
+        ("pre", ("start", "turn", "move", "take", "supply", "stuck", "pre_end", "last_discs")),
+        ("switch", ("board", "shelters", "largest", "tie")),
+        ("post", ("post_start", "game_end")),
+        ("end", ("sheet", "sets", "printed", "tokens", "check", "reveal", "winner")),
+    ),
+    about={
+        "zg.n.pre_start": "start", "zg.q.turn": "turn", "zg.n.turn": "turn", "zg.n.action": "move",
+        "zg.n.pass": "stuck", "zg.n.pre_over": "pre_end", "zg.n.take_remaining": "last_discs",
+        "zg.n.check.remove": "board", "zg.n.check.shuffle": "board",
+        "zg.n.check.figures": "shelters", "zg.n.check.tokens": "shelters",
+        "zg.n.largest_ask": "largest", "zg.q.largest": "largest", "zg.n.largest": "largest",
+        "zg.n.no_entry": "largest", "zg.n.starter": "largest",
+        "zg.n.tie": "tie", "zg.q.next_largest": "tie", "zg.n.tie_reenter": "tie", "zg.n.starter_next": "tie",
+        "zg.n.tie_order": "tie", "zg.n.tie_none": "tie",
+        "zg.n.post_start": "post_start", "zg.n.post_over": "game_end",
+        "zg.q.sheets": "sheet", "zg.n.sheet_ask": "sheet", "zg.n.sheets_closed": "sheet",
+        "zg.q.line.food": "sets", "zg.q.line.zombies": "sets", "zg.q.line.food_points": "printed",
+        "zg.q.line.zombie_points": "printed", "zg.q.line.tokens": "tokens",
+        "zg.q.sheet_check": "check", "zg.q.sheet_done": "check",
+        "zg.n.reveal": "reveal", "zg.n.score": "reveal", "zg.n.score_kind": "reveal",
+        "zg.n.winner": "winner", "zg.n.winners_tie": "winner",
+    },
+    options={"tie": (rules.TIE_OPTION,), "sets": (rules.SET_BONUS_OPTION,), "reveal": (rules.SET_BONUS_OPTION,)},
+)
 
 SETUP = Setup(
     title=msg("zg.title"),
@@ -208,7 +238,7 @@ def scores(state: State) -> dict[str, int]:
 
 
 __all__ = [
-    "LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "IllegalAction", "State", "apply", "check",
+    "LOCALE", "NAME", "RULES", "SETUP", "SOUNDS", "TERMS", "IllegalAction", "State", "apply", "check",
     "cup_request", "decide", "dice_revealed", "logged", "narration", "parts", "prompt", "question", "record", "score",
     "scores", "secrets", "set_bonus", "start", "table_options", "view",
 ]
