@@ -77,6 +77,7 @@ SIX_VOTE = {
     "zombies": {"6": 4}, "hands": dict.fromkeys(SIX, 0), "deck": 15,
     "destinations": dict.fromkeys(SIX, 6),
 }
+HOLD_MS = 350  # a press this long is a hold (the page's HOLD_MS is 300): its release hides the secret at once
 # The browser's locale -> the page's language.
 LOCALES = {"en-GB": "en", "en-US": "en", "zh-CN": "zh-Hans", "zh-TW": "zh-Hant", "vi-VN": "vi"}
 
@@ -364,6 +365,7 @@ class Phone:
         self.page.mouse.down()
         expect(secret).to_have_count(1)
         text = secret.inner_text()
+        self.page.wait_for_timeout(HOLD_MS)  # a hold, not a tap (a tap opens the secret for a while)
         self.page.mouse.up()
         expect(secret).to_have_count(0)
         return re.sub(r"\s+", " ", text).strip()
@@ -382,6 +384,7 @@ class Phone:
         self.page.mouse.down()
         expect(self.page.locator("#narration .peek-secret")).to_have_count(1)
         shown = [bare(t) for t in lines.all_text_contents()]
+        self.page.wait_for_timeout(HOLD_MS)
         self.page.mouse.up()
         expect(lines).to_have_count(0)
         return shown

@@ -46,7 +46,7 @@ def test_lucky_die_is_played_to_its_end_from_two_phones(lucky_die, live, phones)
     assert board.locator(".zone[data-zone=blue] .token-name").all_text_contents() == ["the Sun token"]
     assert board.locator(".zone[data-zone=red] .token-name").all_text_contents() == ["the Moon token"]
     assert board.locator(".zone[data-zone=red] .zone-count").inner_text() == "0 points"
-    assert board.locator(".cell-grid .cell").all_text_contents() == ["1", "2", "3", "4", "5", "6"]
+    assert board.locator(".cell-grid .cell .cell-label").all_text_contents() == ["1", "2", "3", "4", "5", "6"]
     assert "Lucky Die" in board.locator("h2").inner_text()
     red.page.screenshot(path=str(SHOTS / "toy-board-phone.png"), full_page=True)
 

@@ -155,7 +155,7 @@ class WebKitSeat:
 
     def hold(self, selector: str) -> None:
         ActionChains(self.driver).move_to_element(self.driver.find_element(By.CSS_SELECTOR, selector)) \
-            .click_and_hold().perform()
+            .click_and_hold().pause(0.4).perform()  # a hold, not a tap (a tap opens the secret for a while)
 
     def let_go(self) -> None:
         ActionChains(self.driver).release().perform()

@@ -40,6 +40,9 @@
     cardPick: null,  // in the unfolded cards: {id, group, choice} — a card, then its option, then "play it?"
     drafts: {},  // number and assignment answers being filled in, by question id
     armed: null,  // the answer tapped once that asks for a second tap (its JSON)
+    sent: null,  // the seat's answer on its way: {question, answer (its JSON), label}
+    chosen: {},  // the seat's answers the table took, by question id (its JSON): marked among the answers
+    announced: null,  // the last question said aloud (its id)
     newGame: { game: null, players: [], options: {}, open: false },
     device: null,  // this device's key (sent with the seat's link: another device must be allowed first)
     waiting: false,  // this device asks for a seat another device has: it sees the public board only
@@ -192,7 +195,8 @@
   }
 
   function dice(values) {
-    return h("span", { class: "dice" }, values.map((d) => h("span", { class: "die" }, String(d))));
+    // Spaces between the dice: a screen reader says "1 4 5 5", not "one thousand four hundred and fifty-five".
+    return h("span", { class: "dice" }, listOf(values.map((d) => h("span", { class: "die" }, String(d)))));
   }
 
   function listOf(nodes) {
@@ -204,44 +208,104 @@
     return out;
   }
 
-  // -- hold to peek ----------------------------------------------------------------------------------------
-  // The secret is put in the page only while the finger (or mouse, or key) is down, and removed on release,
-  // so it is never in the page for a neighbour to read.
+  // -- hold to peek, or tap to open ------------------------------------------------------------------------
+  // The secret is put in the page only while it is shown, and removed when it is not, so it is never in the page
+  // for a neighbour to read. Two ways to show it: held (a finger, the mouse or a key down: shown until released),
+  // or a plain activation (a tap, a screen reader's double-tap, a switch, Enter: shown until activated again or
+  // OPEN_FOR passes), then said once by this phone's own voice (#say).
 
+  const HOLD_MS = 300;  // a press at least this long is a hold: its release hides the secret again
+  const OPEN_FOR = 10000;
   const peeks = new Set();
 
   function peekButton(label, secret) {
     const wrap = h("div", { class: "peek" });
+    const button = h("button", { type: "button", class: "peek-button", "aria-expanded": "false" }, label);
     let shown = null;
+    let mode = null;  // "held" or "open" while shown
+    let press = null;  // the press going on: {at, onOpen}
+    let pressed = null;  // the press that just ended: {at, long, onOpen}; the click that follows belongs to it
+    let timer = null;
     const hide = () => {
-      if (shown) shown.remove();
+      clearTimeout(timer);
+      timer = null;
+      if (shown) {
+        unspeak(spokenLines(shown));
+        shown.remove();
+      }
       shown = null;
+      mode = null;
       button.classList.remove("held");
+      button.setAttribute("aria-expanded", "false");
       peeks.delete(entry);
     };
-    const show = (event) => {
-      if (event) event.preventDefault();
-      if (shown) return;
-      shown = h("div", { class: "peek-secret", role: "status" }, secret());
+    const show = (how) => {
+      if (!shown) {
+        shown = h("div", { class: "peek-secret" }, secret());
+        shown.addEventListener("click", hide);  // open, it takes touches: a tap on it closes it
+        wrap.append(shown);
+        button.setAttribute("aria-expanded", "true");
+        peeks.add(entry);
+      }
       // Above the finger (a finger on the button hides what is under it), over the page: nothing moves.
-      // Above the button when there is room; else from the top of the screen, over the page (it lets every
-      // touch through, so the finger keeps holding the button).
-      wrap.append(shown);
+      // Above the button when there is room; else, held, from the top of the screen, over the page (it lets
+      // every touch through, so the finger keeps holding the button); open, below the button if it fits there
+      // (the button stays in sight, to close it again).
       const box = button.getBoundingClientRect();
       const high = window.innerHeight || document.documentElement.clientHeight;
+      shown.style.top = shown.style.bottom = "";
       if (box.top - 16 >= shown.offsetHeight) shown.style.bottom = Math.round(high - box.top + 8) + "px";
-      else shown.style.top = "4px";
-      button.classList.add("held");
-      peeks.add(entry);
+      else if (how === "open" && box.bottom + 8 + shown.offsetHeight <= high) {
+        shown.style.top = Math.round(box.bottom + 8) + "px";
+      } else shown.style.top = "4px";
+      mode = how;
+      button.classList.toggle("held", how === "held");
+      shown.classList.toggle("open", how === "open");
+      if (how === "open") {
+        clearTimeout(timer);
+        timer = setTimeout(hide, OPEN_FOR);
+        speak(spokenLines(shown), SECRET);  // said once, by this phone alone
+      }
     };
-    const entry = { wrap, hide };
-    const button = h("button", { type: "button", class: "peek-button" }, label);
-    button.addEventListener("pointerdown", show);
-    for (const kind of ["pointerup", "pointerleave", "pointercancel", "blur"]) button.addEventListener(kind, hide);
-    button.addEventListener("keydown", (e) => { if (e.key === " " || e.key === "Enter") show(e); });
-    button.addEventListener("keyup", hide);
+    const down = (event) => {
+      if (event.repeat) { event.preventDefault(); return; }  // a key held down repeats: still the one press
+      press = { at: performance.now(), onOpen: mode === "open" };
+      if (mode !== "open") show("held");
+    };
+    const up = () => {
+      if (!press) return;
+      pressed = { at: performance.now(), long: performance.now() - press.at >= HOLD_MS, onOpen: press.onOpen };
+      press = null;
+      if (mode === "held") hide();
+    };
+    const gone = () => {  // the finger slid off, the system took the touch, the focus left: a hold ends
+      press = null;
+      if (mode === "held") hide();
+    };
+    button.addEventListener("pointerdown", (e) => { if (e.isPrimary !== false) { e.preventDefault(); down(e); } });
+    button.addEventListener("pointerup", up);
+    for (const kind of ["pointerleave", "pointercancel", "blur"]) button.addEventListener(kind, gone);
+    button.addEventListener("keydown", (e) => { if (e.key === " " || e.key === "Enter") down(e); });
+    button.addEventListener("keyup", (e) => { if (e.key === " " || e.key === "Enter") up(); });
     button.addEventListener("contextmenu", (e) => e.preventDefault());
-    button.addEventListener("click", (e) => e.preventDefault());
+    button.addEventListener("click", (event) => {
+      event.preventDefault();
+      const last = pressed;
+      pressed = null;
+      if (press && mode === "held") {  // Enter: the click comes while the key is still down
+        press = null;
+        show("open");
+        return;
+      }
+      if (last && performance.now() - last.at < 1000) {  // the click that ends a press
+        if (last.onOpen) hide();  // a tap on the button of an open secret closes it
+        else if (!last.long) show("open");  // a short tap: a plain activation
+        return;  // a hold that ended
+      }
+      if (mode) hide();  // a click alone: a screen reader, a switch, a script
+      else show("open");
+    });
+    const entry = { wrap, hide, held: () => mode === "held" };
     wrap.append(button);
     return wrap;
   }
@@ -250,13 +314,62 @@
     for (const entry of [...peeks]) entry.hide();
   }
 
+  function releaseHeld() {
+    for (const entry of [...peeks]) if (entry.held()) entry.hide();
+  }
+
   function sweepPeeks() {
     for (const entry of [...peeks]) if (!entry.wrap.isConnected) entry.hide();
   }
 
-  window.addEventListener("pointerup", hideAllPeeks);
-  window.addEventListener("pointercancel", hideAllPeeks);
+  window.addEventListener("pointerup", releaseHeld);
+  window.addEventListener("pointercancel", releaseHeld);
   window.addEventListener("blur", hideAllPeeks);
+
+  // -- this phone's own voice: one polite announcement at a time (a new question, a secret opened, a receipt) ---
+
+  const announcer = document.getElementById("say");
+  const voice = { parts: [], timer: null };
+  const RECEIPT = 0;
+  const QUESTION = 1;
+  const SECRET = 2;
+
+  // Said once, politely: what is said within a moment is one announcement (a receipt before the next question).
+  // `lines`: a sentence, or the lines of a secret (each its own paragraph: a screen reader pauses between them).
+  function speak(lines, rank) {
+    const said = (Array.isArray(lines) ? lines : [lines]).filter(Boolean);
+    if (!announcer || !said.length) return;
+    if (!voice.timer) {
+      voice.parts = [];
+      announcer.replaceChildren();  // the same words said again are said again
+    }
+    voice.parts.push({ lines: said, rank });
+    clearTimeout(voice.timer);
+    voice.timer = setTimeout(() => {
+      voice.timer = null;
+      announcer.replaceChildren(...voice.parts.sort((a, b) => a.rank - b.rank)
+        .flatMap((part) => part.lines.map((line) => h("p", {}, line))));
+    }, 60);
+  }
+
+  // What a screen reader says of a node, line by line: its text without what is hidden from it (a colour's
+  // symbol), a space between its pieces.
+  function spokenLines(node) {
+    const copy = node.cloneNode(true);
+    for (const hidden of copy.querySelectorAll("[aria-hidden=true]")) hidden.remove();
+    for (const piece of copy.querySelectorAll("*")) piece.after(" ");
+    const text = (n) => n.textContent.replace(/\s+/g, " ").trim();
+    const kinds = ".secret-line, li, h3, p";
+    const lines = [...copy.querySelectorAll(kinds)].filter((n) => !n.querySelector(kinds)).map(text).filter(Boolean);
+    return lines.length ? lines : [text(copy)].filter(Boolean);
+  }
+
+  // Words that must not stay in the page (a secret closed again) leave the voice too.
+  function unspeak(lines) {
+    const gone = JSON.stringify(lines);
+    voice.parts = voice.parts.filter((part) => JSON.stringify(part.lines) !== gone);
+    if (announcer && lines.some((line) => announcer.textContent.includes(line))) announcer.replaceChildren();
+  }
 
   // What a board renderer may use: the page's words and its building blocks.
   function context() {
@@ -284,16 +397,54 @@
 
   const drawn = new Map();
 
+  // -- focus survives a redraw: the control that had it, drawn anew, has it again --------------------------
+  // A control is known by what it does (its answer, its card, its seat...), not by its place or its state.
+  const NAMES = ["id", "data-answer", "data-choice", "data-card", "data-item", "data-to", "data-seat", "data-option",
+    "data-where", "type"];
+  const STATES = new Set(["armed", "chosen", "on", "held"]);
+
+  function identity(node) {
+    return [node.tagName, ...NAMES.map((name) => node.getAttribute(name) || ""),
+      [...node.classList].filter((c) => !STATES.has(c)).sort().join(".")].join("|");
+  }
+
+  function twins(root, wanted) {
+    return [...root.querySelectorAll(wanted.tagName)].filter((n) => identity(n) === identity(wanted));
+  }
+
+  let focusedTitle = false;  // focus went to a new question's title (it is read there: no announcement)
+
+  function refocus(node, before) {
+    if (!before) return;
+    const [old, index] = before;
+    const same = twins(node, old)[index] || null;
+    if (same && !same.disabled) {
+      same.focus({ preventScroll: true });
+      return;
+    }
+    // Gone (the question closed, a step of the cards passed): to the new question's title, or the section's
+    // first words, never to the top of the page.
+    const target = node.querySelector(".question-title, h2, h3, p") || null;
+    if (!target) return;
+    target.setAttribute("tabindex", "-1");
+    target.focus({ preventScroll: true });
+    if (target.classList.contains("question-title")) focusedTitle = true;
+  }
+
   function section(id, key, build) {
     const node = document.getElementById(id);
     if (!node) return;
     const full = words.lang + "\u0000" + key;
     if (drawn.get(id) === full) return;
     drawn.set(id, full);
+    const active = document.activeElement;
+    const before = active && active !== node && node.contains(active) ? [active, twins(node, active).indexOf(active)]
+      : null;
     const children = [build()].flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false);
     node.replaceChildren(...children);
     node.hidden = children.length === 0;
     sweepPeeks();
+    if (!node.hidden) refocus(node, before);
   }
 
   function redraw() {
@@ -319,7 +470,8 @@
         onclick: () => { app.error = null; paint(); } }, "×"),
     ] : []);
     section("question", seat ? JSON.stringify([view.question, !!view.over, app.status, app.openCards, app.cardPick, app.armed,
-      app.waiting, app.takeoverRequest, app.drafts[view.question && view.question.id]]) : "", () =>
+      app.waiting, app.takeoverRequest, app.drafts[view.question && view.question.id],
+      app.chosen[view.question && view.question.id]]) : "", () =>
       seat ? seatQuestion(view) : []);
     section("secrets", seat && !app.waiting ? secretsKey(view) : "", () =>
       seat && !app.waiting ? drawnBy(view, "secrets", () => []) : []);
@@ -405,7 +557,8 @@
     });
     who.hidden = !app.role;
     const status = document.getElementById("status");
-    status.textContent = t("page.status." + app.status);
+    const said = t("page.status." + app.status);
+    if (status.textContent !== said) status.textContent = said;  // a live region: said only when it changes
     status.className = "status " + app.status;
     document.getElementById("lang-label").textContent = t("page.language");
     const select = document.getElementById("lang");
@@ -465,7 +618,7 @@
   // A question by its kind: pick, ballot, cards, number or assign. `where` keeps the host's apart.
   function questionBlock(question, where) {
     const online = app.status === "connected";
-    const out = [h("p", { class: "question-title" }, rich(question.title))];
+    const out = [h(where === "seat" ? "h2" : "h4", { class: "question-title" }, rich(question.title))];
     if (Array.isArray(question.facts) && question.facts.length) {
       out.push(h("ul", { class: "facts" }, question.facts.map((fact) => h("li", {}, rich(fact)))));
     }
@@ -473,7 +626,8 @@
     const choices = Array.isArray(question.choices) ? question.choices : [];
     const plain = choices.filter((c) => c.group !== "card");
     const cards = choices.filter((c) => c.group === "card");
-    const send = (action) => answer(question.id, action);
+    const send = (action, label) => answer(question.id, action, where === "seat" ? label : undefined);
+    const chosen = where === "seat" ? app.chosen[question.id] || null : null;
     if (question.kind === "number") {
       out.push(numberAnswer(question, online, send));
     } else if (question.kind === "assign") {
@@ -489,7 +643,9 @@
       // Once a card is chosen, its steps take the place of the other answers (back with "Hide the cards").
       const picking = open && app.cardPick && app.cardPick.id === id && app.cardPick.group !== null;
       if (plain.length && !picking) {
-        out.push(h("div", { class: "options" }, plain.map((c) => optionButton(c, online, send, id)), fold));
+        const secret = question.secret || question.kind === "ballot";
+        out.push(h("div", { class: "options" }, plain.map((c) => optionButton(c, online, send, id, chosen, secret)),
+          fold));
       } else if (fold) {
         out.push(fold);
       }
@@ -535,7 +691,7 @@
             "data-answer": JSON.stringify(choice.action), onclick: () => {
               app.cardPick = null;
               app.openCards = null;
-              send(choice.action);
+              send(choice.action, choice.label);
             } }, h("span", { class: "option-label" }, t("page.card_play"))),
           back(() => go(group.choices.length > 1 ? group.key : null, null))));
     }
@@ -561,19 +717,29 @@
   }
 
   // A choice that changes the game for good (a player dies, a phase ends) asks for a second tap.
-  function optionButton(choice, online, send, asked) {
+  // Each answer is a toggle that says whether it is the one chosen (aria-pressed); a public answer's choice is
+  // marked to the eye too (✓), a secret one only to the ear and behind "see your secret".
+  function optionButton(choice, online, send, asked, chosen, secret) {
     const answer = JSON.stringify(choice.action);
     const armed = choice.confirm === true && app.armed === asked + answer;  // armed for this question only
+    const picked = chosen === answer;
     return h("button", { type: "button", class: "option" + (choice.group ? " group-" + choice.group : "")
-      + (armed ? " armed" : ""), "data-answer": answer, "data-slot": choice.slot, disabled: !online,
-      "data-armed": armed ? "true" : null,
+      + (armed ? " armed" : "") + (picked && !secret ? " chosen" : ""), "data-answer": answer,
+      "data-slot": choice.slot, disabled: !online, "data-armed": armed ? "true" : null,
+      "aria-pressed": picked ? "true" : "false",
       onclick: () => {
-        if (choice.confirm === true && !armed) { app.armed = asked + answer; paint(); return; }
+        if (choice.confirm === true && !armed) {
+          app.armed = asked + answer;
+          paint();
+          speak(t("page.confirm_again", { choice: choice.label }), RECEIPT);
+          return;
+        }
         app.armed = null;
-        send(choice.action);
+        send(choice.action, choice.label);
       } },
-    h("span", { class: "option-label" },
-      armed ? rich({ key: "page.confirm_again", params: { choice: choice.label } }) : rich(choice.label)),
+    h("span", { class: "option-label" }, picked && !secret ? h("span", { class: "chosen-mark", "aria-hidden": "true" },
+      "✓") : null,
+    armed ? rich({ key: "page.confirm_again", params: { choice: choice.label } }) : rich(choice.label)),
     choice.note ? h("span", { class: "option-note" }, rich(choice.note)) : null);
   }
 
@@ -603,7 +769,10 @@
     });
     button.addEventListener("click", () => {
       const n = current();
-      if (n !== null) send(built(question, n));
+      if (n !== null) {
+        app.drafts[question.id] = n;
+        send(built(question, n), n);
+      }
     });
     return h("div", { class: "number-answer" },
       h("label", { class: "field" }, h("span", { class: "label" }, t("page.number_range", { low, high })), input),
@@ -645,7 +814,7 @@
       });
       return h("label", { class: "field assign-row" }, h("span", { class: "assign-item" }, rich(item.label)), select);
     });
-    button.addEventListener("click", () => { if (complete()) send(built(question, { ...chosen })); });
+    button.addEventListener("click", () => { if (complete()) send(built(question, { ...chosen }), null); });
     return h("div", { class: "assign-answer" }, rows, button);
   }
 
@@ -991,7 +1160,10 @@
     return true;
   }
 
-  function answer(question, action) {
+  // `label` (the answer as the seat reads it, a message or a number): said back once the table has it; a
+  // choice's answer is then marked among the answers while the question stays open (a secret one, until the reveal).
+  function answer(question, action, label) {
+    app.sent = label === undefined ? null : { question, answer: JSON.stringify(action), label };
     send({ type: "answer", question, action });
   }
 
@@ -1022,6 +1194,12 @@
       }
       case "ack":
         app.error = null;
+        if (message.question && app.sent && app.sent.question === message.question) {
+          const sent = app.sent;
+          app.sent = null;
+          app.chosen[sent.question] = sent.answer;
+          speak(sent.label === null ? t("page.answer_received") : t("page.you_chose", { choice: sent.label }), RECEIPT);
+        }
         if (!message.question && app.hostPending) app.hostNote = t("page.done");
         app.hostPending = false;
         break;
@@ -1056,7 +1234,18 @@
       default:
         break;  // pong, or a newer server's message this page does not know
     }
+    focusedTitle = false;
     paint();
+    announceQuestion();
+  }
+
+  // A new question for this seat is said once ("New question: ..."), unless the focus went to its title (read
+  // there); a redraw, another language, a reconnection say nothing.
+  function announceQuestion() {
+    const question = app.role === "seat" && !app.notice && !app.waiting && app.view ? app.view.question : null;
+    if (!question || question.id === app.announced) return;
+    app.announced = question.id;
+    if (!focusedTitle) speak(t("page.new_question", { question: question.title }), QUESTION);
   }
 
   function onError(message) {

@@ -62,7 +62,9 @@
       const node = ctx.h("div", { class: "cell-grid", role: "list", "aria-label": p.label ? ctx.say(p.label) : null },
         (p.cells || []).map((c) => cell(ctx, c)));
       node.style.gridTemplateColumns = "repeat(" + (p.width || 1) + ", 1fr)";  // CSSOM: no inline style allowed
-      return [node, p.legend ? ctx.h("p", { class: "part-line hint" }, ctx.say(p.legend)) : null];
+      const targets = (p.cells || []).some((c) => (c.outline || []).length);
+      return [node, p.legend ? ctx.h("p", { class: "part-line hint" }, ctx.say(p.legend)) : null,
+        targets ? ctx.h("p", { class: "part-line hint" }, ctx.t("page.cell_target_legend")) : null];
     },
 
     cards(ctx, p) {
@@ -87,13 +89,15 @@
       const columns = p.columns || [];
       const rows = p.rows || [];
       const won = ctx.t(rows.filter((r) => r.winner).length > 1 ? "page.winners" : "page.winner");
+      // On a narrow screen (a zoomed phone) the table scrolls in its own box, the page never sideways.
       return [ctx.h("h2", {}, ctx.say(p.title)),
+        ctx.h("div", { class: "table-scroll", role: "region", tabindex: "0", "aria-label": ctx.say(p.title) },
         ctx.h("table", { class: "scores" },
           columns.length ? ctx.h("thead", {}, ctx.h("tr", {}, ctx.h("th", {}, ""),
             columns.map((c) => ctx.h("th", {}, ctx.say(c))), ctx.h("th", {}, ""))) : null,
           ctx.h("tbody", {}, rows.map((r) =>
             ctx.h("tr", { class: r.winner ? "winner" : "", "data-seat": r.seat }, ctx.h("td", {}, ctx.chip(r.seat)),
-              (r.cells || []).map((c) => ctx.h("td", {}, line(ctx, c))), ctx.h("td", {}, r.winner ? won : ""))))),
+              (r.cells || []).map((c) => ctx.h("td", {}, line(ctx, c))), ctx.h("td", {}, r.winner ? won : "")))))),
         said(p.footer) ? ctx.h("p", { class: "hint" }, line(ctx, p.footer)) : null];
     },
 
@@ -141,18 +145,27 @@
         : z.empty ? h("li", { class: "nobody" }, ctx.say(z.empty)) : null));
   }
 
+  // A cell says in words what it shows by colour, pattern or a bare number: face down, its zombie tokens, who
+  // stands there (the chips' names), whose target corner it is (ringed in the seat's colour, marked ◎ with the
+  // seat's symbol for the eye).
   function cell(ctx, c) {
     const h = ctx.h;
     const classes = ["cell", c.up ? "up" : "down"];
     if (c.lit) classes.push("lit");
+    const outline = c.outline || [];
     const node = h("div", { class: classes.join(" "), role: "listitem", "data-cell": c.id },
       h("span", { class: "cell-label" }, c.label),
-      c.count ? h("span", { class: "cell-count" }, String(c.count)) : null,
+      c.up ? null : h("span", { class: "sr-only" }, ctx.t("page.cell_down")),
+      c.count ? [h("span", { class: "cell-count", "aria-hidden": "true" }, String(c.count)),
+        h("span", { class: "sr-only" }, ctx.t("page.cell_zombies", { count: c.count }))] : null,
       said(c.lying) ? h("span", { class: "cell-lying" }, line(ctx, c.lying)) : null,
-      (c.seats || []).length ? h("span", { class: "cell-seats" }, c.seats.map((s) => ctx.chip(s, "mini"))) : null);
-    if ((c.outline || []).length) {  // each seat whose target this is, ringed in its colour
-      node.style.boxShadow = c.outline.map((s, i) => "inset 0 0 0 " + (2 + 3 * i) + "px var(--" + s + ")").join(", ");
-      node.dataset.outline = c.outline.join(" ");
+      (c.seats || []).length ? h("span", { class: "cell-seats" }, c.seats.map((s) => ctx.chip(s, "mini"))) : null,
+      outline.length ? [h("span", { class: "cell-target", "aria-hidden": "true" }, "◎",
+        outline.map((s) => ctx.chip(s, "mini"))),
+      h("span", { class: "sr-only" }, ctx.t("page.cell_target", { colours: outline }))] : null);
+    if (outline.length) {  // each seat whose target this is, ringed in its colour
+      node.style.boxShadow = outline.map((s, i) => "inset 0 0 0 " + (2 + 3 * i) + "px var(--" + s + ")").join(", ");
+      node.dataset.outline = outline.join(" ");
     }
     return node;
   }
