@@ -69,7 +69,7 @@ PROBLEMS = """() => {
     const root = document.documentElement;
     if (root.scrollWidth > root.clientWidth) out.push('scrolls sideways: ' + root.scrollWidth);
     for (const node of document.querySelectorAll('main *, header *')) {
-        if (!node.offsetParent || node.clientWidth === 0 || node.matches('select, option, img, svg, code')) continue;
+        if (!node.offsetParent || node.clientWidth <= 1 || node.matches('select, option, img, svg, code')) continue;
         if (node.scrollWidth > node.clientWidth + 1) {
             out.push('overflows: ' + node.tagName + '.' + node.className + ' "' + node.textContent.slice(0, 40) +
                 '" ' + node.scrollWidth + ' > ' + node.clientWidth);
