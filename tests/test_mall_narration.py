@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -25,8 +26,9 @@ from mall import FOUR, act, game, options, pick, roll, vote, waiting, where, zom
 from companion.catalogue import catalogue, placeholders
 from companion.contract import Line, line
 from companion.games import mall_of_horror as mall
-from companion.games.mall_of_horror import engine
+from companion.games.mall_of_horror import engine, prompts
 from companion.games.mall_of_horror.narration import ACT, ACT_FAMILIES, NESTED, PARAMS, PRIVATE, entries, to_line
+from companion.games.mall_of_horror.state import evolve, remembered
 from companion.simulate import random_game
 
 FIVE = ("red", "yellow", "blue", "green", "purple")
@@ -766,6 +768,7 @@ def test_dice_reach_only_the_lookers_before_the_reveal_and_everyone_at_it():
 
 LOCALE = Path(mall.LOCALE)
 ENGINE = Path(engine.__file__)
+VIEW_MODULE = "companion.games.mall_of_horror.view"
 
 
 def narration_catalogue(lang: str) -> dict[str, tuple[str, ...]]:
@@ -826,6 +829,27 @@ def test_lines_read_from_a_state_evolved_from_one_already_read_are_the_lines_of_
     assert told(later)[:len(first)] == first
     assert told(later) == tuple(to_line(entry) for entry in entries(later))
     assert told(later) is told(later)  # worked out once
+
+
+def test_the_prompt_and_the_view_ride_in_no_state():
+    state = game(**mall_attack())
+    mall.prompt(state), mall.view(state), mall.view(state, "red"), mall.parts(state), mall.question(state, "red")
+    assert "_prompt" not in state.__dict__ and "_public" not in state.__dict__
+    assert mall.prompt(state) == prompts.prompt.__wrapped__(state)  # what is remembered is what is worked out
+
+
+def test_what_is_remembered_beside_the_states_is_worked_out_once_for_each_of_the_last_two_and_never_grows():
+    worked: list = []
+    work = remembered(lambda state: worked.append(state) or len(worked))
+    one, two, three = (game(**mall_attack(deck=deck)) for deck in (15, 16, 17))
+    assert [work(one), work(one), work(two), work(one), work(two)] == [1, 1, 2, 1, 2]
+    assert work(three) == 3 and work(one) == 4  # three pushed the older of the two out
+    assert worked == [one, two, three, one]
+    kept = [cell.cell_contents for cell in work.__closure__ if isinstance(cell.cell_contents, tuple)]
+    assert [entry[0] for entry in kept] in ([one, three], [three, one])  # two entries, holding their states
+    equal = evolve(one)  # an equal state is another state: worked out for itself
+    assert equal == one and work(equal) == 5
+    assert all(hasattr(asked, "__wrapped__") for asked in (prompts.prompt, sys.modules[VIEW_MODULE]._public))
 
 
 def test_the_issues_examples_read_as_asked():

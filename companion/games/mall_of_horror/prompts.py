@@ -33,7 +33,7 @@ from .board import (
     WEAPON,
     card_key,
 )
-from .state import Phase, State, Step
+from .state import Phase, State, Step, remembered
 
 ACTION_KEYS = {
     "seat": str, "vote": str, "go": int, "character": str, "move": str, "victim": str,
@@ -64,15 +64,11 @@ def check_players(players: object) -> tuple[str, ...]:
 # -- the prompt -----------------------------------------------------------------------------------------------
 
 
+# One answer asks for its state's prompt three times (the advance that reached the state, whoever answers, the
+# check of the answer), and a table asks once more for the state before the answer: it is remembered.
+@remembered
 def prompt(state: State) -> Prompt | None:
     """What the state waits for from players, or None (the cup rolls, or the game is over)."""
-    cache = state.__dict__
-    if "_prompt" not in cache:  # states never change, so the prompt is worked out once per state
-        cache["_prompt"] = _prompt(state)
-    return cache["_prompt"]
-
-
-def _prompt(state: State) -> Prompt | None:
     step = state.step
     if state.over:
         return None

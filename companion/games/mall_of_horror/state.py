@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import wraps
+from typing import TypeVar
 
 from companion.ballot import Ballot
 from companion.contract import IllegalAction
@@ -244,9 +246,31 @@ def evolve(state: State, **changes: object) -> State:
     if not changes.keys() <= _STATE_FIELDS:
         raise TypeError(f"State has no field(s) {sorted(changes.keys() - _STATE_FIELDS)}")
     fields = state.__dict__.copy()
-    fields.pop("_prompt", None)  # what was worked out from the old state belongs to it
-    fields.pop("_public", None)
     fields.update(changes)
     new = object.__new__(State)
     object.__setattr__(new, "__dict__", fields)
     return new
+
+
+Made = TypeVar("Made")
+
+
+def remembered(work: Callable[[State], Made]) -> Callable[[State], Made]:
+    """`work(state)`, worked out once for each of the last two states asked and kept beside them, never inside
+    (a state is frozen and holds no cache). An entry is keyed by identity and holds the state itself, so that an
+    identity is not reused while it is kept; there are two entries, so the cache never grows."""
+    last: tuple = (None, None)
+    before: tuple = (None, None)
+
+    @wraps(work)
+    def remembered_work(state: State) -> Made:
+        nonlocal last, before
+        if last[0] is state:
+            return last[1]
+        if before[0] is state:
+            return before[1]
+        made = work(state)
+        before, last = last, (state, made)
+        return made
+
+    return remembered_work

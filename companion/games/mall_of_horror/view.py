@@ -11,17 +11,14 @@ from companion.contract import msg
 
 from .board import BOARD_ZOMBIES, LOCATIONS
 from .prompts import cup_request
-from .state import Phase, State, Step, Vote
+from .state import Phase, State, Step, Vote, remembered
 
 REVEALED_PHASES = (Phase.MOVE, Phase.ATTACK, Phase.OVER)  # the zombie dice and destinations are on the table
 
 
 def view(state: State, seat: str | None = None) -> dict:
     """The view of `seat` (None: the public view, for the table screen and spectators)."""
-    cache = state.__dict__
-    if "_public" not in cache:  # states never change: the public board is worked out once per state
-        cache["_public"] = _public(state)
-    out = dict(cache["_public"])  # a copy to add this seat's own fields to (the nested values are shared)
+    out = dict(_public(state))  # a copy to add this seat's own fields to (the nested values are shared)
     if seat is None:
         return out
     out["seat"] = seat
@@ -59,6 +56,7 @@ def board(state: State) -> dict:
     return out
 
 
+@remembered  # a table asks for the view of every seat, and the board's parts, of one state in a row
 def _public(state: State) -> dict:
     out: dict = {"players": list(state.players), **board(state)}
     request = cup_request(state)
