@@ -214,17 +214,20 @@ def test_the_chosen_ballot_is_pressed_and_said_and_the_focus_stays_on_it(live, p
     expect(red.question.locator(".received")).to_have_text(red.say("page.vote_received"))
     label = next(c["label"] for c in red.asked()["choices"] if c["action"] == {"seat": "red", "vote": "blue"})
     hears(red, you_chose(red, label), "the vote")
-    assert focused(red)["answer"] == json.dumps({"seat": "red", "vote": "blue"}, separators=(",", ":"))
-    # A secret ballot's choice is said and pressed, never shown to a neighbour's eye.
+    # A secret ballot's choice is said and pressed, never shown to a neighbour's eye: no tick, and the focus (its
+    # ring) goes from the answer to its receipt.
+    red.wait_until(lambda: "received" in focused(red)["classes"], "the focus on the vote's receipt")
     assert red.question.locator(".chosen, .chosen-mark").count() == 0
     acks = red.count("ack")
-    red.page.keyboard.press("Tab")  # changed his mind: the next answer, by keyboard
-    red.page.keyboard.press("Shift+Tab")
-    press(red, red_vote)
+    press(red, red_vote)  # changed his mind: another answer, by keyboard
     answered(red, acks)
     expect(red_vote).to_have_attribute("aria-pressed", "true")
     expect(blue_vote).to_have_attribute("aria-pressed", "false")
-    assert focused(red)["answer"] == json.dumps({"seat": "red", "vote": "red"}, separators=(",", ":"))
+    red.wait_until(lambda: "received" in focused(red)["classes"], "the focus on the new receipt")
+    for lang in ("vi", "en"):  # a redraw keeps it there
+        red.page.select_option("#lang", lang)
+        red.wait_until(lambda lang=lang: red.page.evaluate("document.documentElement.lang") == lang, "the language")
+    assert "received" in focused(red)["classes"]
     # Blue votes: the reveal closes Red's question; the focus goes to what the question says now, not the top.
     table.answer({"seat": "blue", "vote": "blue"})
     red.wait_until(lambda: red.view().get("revealed"), "the reveal")
@@ -276,7 +279,7 @@ def test_the_focus_survives_every_answer_and_confirmation_in_every_game(live, ph
     red.page.keyboard.press("Enter")
     answered(red, acks)
     expect(red.question.locator(".received")).to_have_text(red.say("page.answer_received"))
-    assert "send" in focused(red)["classes"], focused(red)
+    red.wait_until(lambda: "received" in focused(red)["classes"], "the focus on the secret number's receipt")
     expect(field).to_have_value("4")  # the number sent stays in its field
     hears(red, you_chose(red, 4), "the number")
 

@@ -9,6 +9,7 @@ Skipped, saying why, where WebKitWebDriver, its MiniBrowser or Xvfb is missing (
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from companion.catalogue import catalogue
 from companion.contract import Message
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (scripts/setup test)")
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
@@ -43,14 +45,23 @@ def focused(seat: WebKitSeat) -> dict:
                    "armed: n.dataset.armed || null, inQuestion: !!n.closest('#question')};")
 
 
-def enter(seat: WebKitSeat, selector: str | None = None) -> None:
-    """Enter on the control that has the focus, or on `selector` (again if the page drew it anew meanwhile)."""
+def enter(seat: WebKitSeat, selector: str, took) -> None:
+    """Enter on `selector`, until `took()` says the press took effect. A press is sent again only when it did
+    not: a node the page drew anew mid-press raises after its key went in (a second Enter would be a second press)."""
     def pressed() -> bool:
-        driver = seat.driver
-        target = driver.find_element(By.CSS_SELECTOR, selector) if selector else driver.switch_to.active_element
-        target.send_keys(Keys.ENTER)
-        return True
-    seat.wait(pressed, "Enter on the focused control")
+        if took():
+            return True
+        try:
+            seat.driver.find_element(By.CSS_SELECTOR, selector).send_keys(Keys.ENTER)
+        except (StaleElementReferenceException, NoSuchElementException):
+            pass
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline:
+            if took():
+                return True
+            time.sleep(0.05)
+        return False
+    seat.wait(pressed, f"Enter on {selector}", 30)
 
 
 def test_a_blind_players_seat_in_webkit(tmp_path, webkit):  # noqa: F811
@@ -66,10 +77,8 @@ def test_a_blind_players_seat_in_webkit(tmp_path, webkit):  # noqa: F811
 
         # An answer pressed by keyboard (a switch's "select"): stored, said, and the focus still on it.
         act = {"seat": "red", "act": "action"}
-        button = webkit.find_element(By.CSS_SELECTOR, "#question " + answer_selector(act))
-        red.js("arguments[0].focus()", button)
-        button.send_keys(Keys.ENTER)
-        red.wait(lambda: len(stored()) == 1, "the action stored")
+        red.js("document.querySelector(arguments[0]).focus()", "#question " + answer_selector(act))
+        enter(red, "#question " + answer_selector(act), lambda: len(stored()) == 1)
         red.wait(lambda: focused(red)["answer"] == json.dumps(act, separators=(",", ":")), "the focus kept")
         for action in script["actions"][1:11]:
             table.answer(action)
@@ -77,14 +86,14 @@ def test_a_blind_players_seat_in_webkit(tmp_path, webkit):  # noqa: F811
         # "Sure? Tap again": the first press arms it, the focus stays, the second press sends it.
         ending = {"seat": "red", "act": "phase_end"}
         selector = "#question " + answer_selector(ending)
-        red.wait(lambda: red.count(selector), "the end of pre-bomb offered")
+        now = table.call(lambda: table.table.question("red").id)  # the page has drawn the table's last state
+        red.wait(lambda: red.js("return document.getElementById('question').dataset.question") == now,
+                 "Red's turn again")
         red.js("document.querySelector(arguments[0]).focus()", selector)
-        enter(red)
-        red.wait(lambda: red.count(selector + "[data-armed=true]"), "armed")
+        enter(red, selector, lambda: red.count(selector + "[data-armed=true]"))
         assert focused(red)["armed"] == "true"
         assert axe_in(red) == []
-        enter(red, selector + "[data-armed=true]")  # where the focus stayed
-        red.wait(lambda: stored()[-1] == ending, "the second press sent")
+        enter(red, selector + "[data-armed=true]", lambda: stored()[-1] == ending)  # where the focus stayed
 
         # The largest disc, typed in secret; then his secret by a plain activation, and gone again.
         red.wait(lambda: red.count("#question input.number"), "the largest disc asked")

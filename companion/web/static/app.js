@@ -43,6 +43,7 @@
     sent: null,  // the seat's answer on its way: {question, answer (its JSON), label}
     chosen: {},  // the seat's answers the table took, by question id (its JSON): marked among the answers
     announced: null,  // the last question said aloud (its id)
+    toReceipt: false,  // a secret answer was just taken: the focus goes to its receipt
     newGame: { game: null, players: [], options: {}, open: false },
     device: null,  // this device's key (sent with the seat's link: another device must be allowed first)
     waiting: false,  // this device asks for a seat another device has: it sees the public board only
@@ -419,6 +420,9 @@
     const [old, index] = before;
     const same = twins(node, old)[index] || null;
     if (same && !same.disabled) {
+      if (!same.matches("button, input, select, textarea, a[href], summary, [tabindex]")) {
+        same.setAttribute("tabindex", "-1");  // words that had the focus (a title, a receipt) take it again
+      }
       same.focus({ preventScroll: true });
       return;
     }
@@ -473,6 +477,7 @@
       app.waiting, app.takeoverRequest, app.drafts[view.question && view.question.id],
       app.chosen[view.question && view.question.id]]) : "", () =>
       seat ? seatQuestion(view) : []);
+    document.getElementById("question").dataset.question = (seat && view.question && view.question.id) || "";
     section("secrets", seat && !app.waiting ? secretsKey(view) : "", () =>
       seat && !app.waiting ? drawnBy(view, "secrets", () => []) : []);
     section("waiting", shown && view ? JSON.stringify([view.prompt, app.seat, !!view.question]) : "", () =>
@@ -736,6 +741,7 @@
         }
         app.armed = null;
         send(choice.action, choice.label);
+        if (armed) paint();  // the second tap sent it: no longer "Sure? Tap again"
       } },
     h("span", { class: "option-label" }, picked && !secret ? h("span", { class: "chosen-mark", "aria-hidden": "true" },
       "✓") : null,
@@ -1198,6 +1204,10 @@
           const sent = app.sent;
           app.sent = null;
           app.chosen[sent.question] = sent.answer;
+          const asked = app.view && app.view.question;
+          // A secret answer: the focus goes to its receipt, so that no ring around the answer tells a neighbour.
+          app.toReceipt = asked && asked.id === sent.question && (asked.secret || asked.kind === "ballot")
+            ? sent.question : false;
           speak(sent.label === null ? t("page.answer_received") : t("page.you_chose", { choice: sent.label }), RECEIPT);
         }
         if (!message.question && app.hostPending) app.hostNote = t("page.done");
@@ -1236,6 +1246,19 @@
     }
     focusedTitle = false;
     paint();
+    if (app.toReceipt) {  // (the receipt is drawn once the table's new view says the answer is in)
+      const question = app.view && app.view.question;
+      const receipt = document.querySelector("#question .received");
+      if (!question || question.id !== app.toReceipt) {
+        app.toReceipt = false;
+      } else if (receipt) {
+        app.toReceipt = false;
+        if (document.getElementById("question").contains(document.activeElement)) {
+          receipt.setAttribute("tabindex", "-1");
+          receipt.focus({ preventScroll: true });
+        }
+      }
+    }
     announceQuestion();
   }
 
