@@ -1,9 +1,11 @@
 """Every player can play: axe-core (WCAG 2.1 A and AA) on the seat page (390×844) and the table's screen
 (1280×800) of the four games, in the four languages, in the states a game passes through (a question open, answered,
 a secret shown, a revealed ballot, the end), in one Chromium; the seat page reflows at 200 % zoom (195 px wide) and
-at 320 px without scrolling sideways. axe-core is the one axe-playwright-python ships (no download at test time).
+at 320 px without scrolling sideways (the host page at 640 px), and every control is at least 44×44 px. axe-core is
+the one axe-playwright-python ships (no download at test time).
 
-Figures for a person (every rule's nodes per state) are printed; the test fails on any serious or critical node.
+Figures for a person (every rule's nodes per state) are printed, and kept as JSON lines where A11Y_REPORT names a
+file; the test fails on any serious or critical node, a sideways scroll or a small target.
 """
 
 from __future__ import annotations
