@@ -12,6 +12,7 @@ table) are told to whoever runs the box and shown on the host screen until they 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,6 +30,10 @@ IDLE_CHECKPOINT = 20.0  # seconds
 class BoxError(Exception):
     """The box cannot open: one line that says why (a busy port, a bad pads file, a file that is not ours)."""
 
+
+
+log = logging.getLogger(__name__)
+FIRST_GAME_SETTING = "first_game_mode"  # explain each rule the first time a game meets it (the new-game form's choice)
 
 
 def first_game() -> str:
@@ -82,9 +87,26 @@ class Box:
             await self.close()
             raise
 
+    def setting(self, key: str):
+        """A setting kept in the save file (None where it was never set, or the file keeps none)."""
+        try:
+            return self.store.setting(key) if self.store is not None else None
+        except Exception:  # an old save file without settings: the default
+            return None
+
+    def set_first_game_mode(self, on: bool) -> None:
+        """First-game mode on or off, for the table and in the save file (kept across a restart)."""
+        self.table.set_first_game_mode(on)
+        if self.store is not None:
+            try:
+                self.store.set_setting(FIRST_GAME_SETTING, bool(on))
+            except Exception:
+                log.warning("first-game mode could not be kept in the save file")
+
     async def _open_rest(self) -> None:
         options = self.options
         self.table = Table(self.store)
+        self.table.first_game_mode = bool(self.setting(FIRST_GAME_SETTING))
         self.table.loop = asyncio.get_running_loop()
         self.tokens = Tokens(self.store)
         wifi = (options.wifi_ssid, options.wifi_password) if options.wifi_ssid else None

@@ -43,6 +43,11 @@ def main(argv: list[str] | None = None) -> int:
     salvage.add_argument("--to", required=True, help="the new save file (it must not exist yet)")
     salvage.add_argument("--lang", choices=list(LANGUAGES), default="en", help="the language of the summary")
 
+    rules = commands.add_parser("rules", help="print a game's rules, phase by phase, as the table tells them")
+    rules.add_argument("game", help="the game (mall-of-horror, zombiegeddon, eaten-by-zombies, district-z)")
+    rules.add_argument("--lang", choices=list(LANGUAGES), default="en", help="the language (default en)")
+    rules.add_argument("--options", help="the table options (JSON), to say the rules they change")
+
     history = commands.add_parser("history", help="list the finished games in a save file")
     history.add_argument("--db", help="the save file (default: the companion's own)")
 
@@ -77,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
         return _resume(args.db, args.lang)
     if args.command == "history":
         return _history(args.db)
+    if args.command == "rules":
+        return _rules(args.game, args.lang, args.options)
     if args.command == "salvage":
         from companion.salvage import salvage_command
 
@@ -227,6 +234,37 @@ def _resume(db: str | None, lang: str | None = None) -> int:
             print(f"companion resume: no unfinished game in {store.path}", file=sys.stderr)
             return 1
         _print_json(_record(table, lang))
+    return 0
+
+
+def _rules(game: str, lang: str, options_json: str | None) -> int:
+    """The whole rule book of a game in the terminal: each phase, each rule with the options that change it."""
+    from companion.catalogue import catalogue
+    from companion.contract import Message
+    from companion.games import get_game
+    from companion.rulebook import Rules
+
+    books = catalogue()
+    try:
+        rules = get_game(game)
+        options = json.loads(options_json) if options_json else None
+        setup = rules.SETUP
+        state = rules.start(list(setup.colours[:setup.min_players]), options)
+    except json.JSONDecodeError as error:
+        print(f"companion rules: --options is not valid JSON: {error.msg}", file=sys.stderr)
+        return 2
+    except IllegalAction as refused:
+        print(f"companion rules: {refused.text(lang)}", file=sys.stderr)
+        return 2
+    say = lambda message: books.text(Message(message["key"], message.get("params", {})), lang)  # noqa: E731
+    book = Rules(rules.RULES, rules.table_options(state), books.has)
+    print(books.text(Message("rules.heading", {"game": setup.title.to_json()}), lang))
+    for phase in book.whole():
+        print(f"\n== {say(phase['phase'])} ==")
+        for rule in phase["rules"]:
+            print(f"\n* {say(rule['title'])}\n  {say(rule['text'])}")
+            for note in rule["options"]:
+                print(f"  {say(note)}")
     return 0
 
 

@@ -371,6 +371,7 @@ class Game(Protocol):
     SETUP: Setup
     LOCALE: Path  # the game's catalogue folder: LOCALE/<language>/*.po
     TERMS: Mapping[str, str]  # parameter name -> catalogue key prefix ("location" -> "mall.location")
+    RULES: RuleBook  # its rules as data: which rule is behind each question and line, by phase (the rule at hand)
 
     def start(self, players: object, options: object = None, position: object = None) -> Any:
         """A new game, or one from a position; IllegalAction if the setup is not valid."""
@@ -446,6 +447,12 @@ class PublicView(TypedDict):
     cup_rolls: list[dict]  # the latest rolls with their commitments
     can_undo: int  # how many answers undo may take back
     parts: dict  # the board as data: {"main": [...], "revealed": [...], "over": [...]} (companion/board.py)
+    # The rule at hand: a line, the prompt and a seat's question carry the id of the rule behind them ("rule") and,
+    # where it helps, the moment's facts ("now"); `rules` holds those rules' words by id (title, text, and the
+    # options in force that change them); `first` the rules this moment meets for the first time, in first-game
+    # mode (companion/rulebook.py).
+    rules: dict[str, dict]
+    first: list[str]
 
 
 PUBLIC_VIEW_KEYS = frozenset(PublicView.__annotations__)

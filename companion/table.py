@@ -30,6 +30,7 @@ from typing import Any
 
 from companion.contract import Game, GameState, IllegalAction, Line, Message, Refusal, record_of
 from companion.cup import DiceCup, Roll
+from companion.rulebook import Rules, first_met
 from companion.store import EventStore, GameRecord, StorageError, StoreError
 
 RECENT_ROLLS = 6  # rolls whose commitments every view carries
@@ -92,6 +93,9 @@ class Table:
         self._undoable: list[Any] = []  # states before each answer that may still be taken back
         self.undone: list[Line] = []  # the narration the last undo took back, until the next change
         self._told_from = 0  # the narration's length before the last answer: what followed it stays on show
+        self.first_game_mode = False  # each view names the rules this moment meets for the first time
+        self._rules_at_hand: Rules | None = None
+        self._answered: list[Message] = []  # the title of every question answered in this game, in order
         self.generation = 0  # counts the games set up or loaded on this table: a new one means new seats
         self._shared: tuple[dict, list[Line]] | None = None  # the seat-free part of views, until the next change
         self._subscribers: list[Callable[[], None]] = []
@@ -160,6 +164,8 @@ class Table:
         self.events, self.rolls, self._undoable, self.undone = [], [], [], []
         self._told_from = 0
         self._shared = None
+        self._rules_at_hand = None
+        self._answered = []
 
     # -- commands -------------------------------------------------------------------------------------------
 
@@ -341,6 +347,9 @@ class Table:
         else:
             self._undoable.clear()  # the cup rolled, or a secret answer: no undo past it
         if "answer" in event:
+            asked = self.rules.prompt(before)
+            if asked is not None and asked.title is not None:
+                self._answered.append(asked.title)
             self.undone = []
             self._told_from = len(self.rules.narration(before))
         self._told_from = min(self._told_from, len(self.rules.narration(self.state)))
@@ -376,9 +385,16 @@ class Table:
         out = rules.view(state, seat)
         out.update(shared)  # the same lists in every view of one moment: views are read, never changed
         if seat is not None:
+            at_hand = self.rules_at_hand()
             question = rules.question(state, seat) if not state.over else None
-            out["question"] = question.to_json() if question is not None else None
-            out["narration_mine"] = [entry.to_json() for entry in shown if seat in entry.seats]
+            out["question"] = at_hand.tagged(question.to_json(), question.title) if question is not None else None
+            mine = [entry for entry in shown if seat in entry.seats]
+            out["narration_mine"] = [at_hand.tagged(entry.to_json(), entry.message) for entry in mine]
+            more = [r for r in (at_hand.of(m) for m in [*(e.message for e in mine),
+                                                           *([question.title] if question else [])])
+                    if r is not None and r not in shared["rules"]]
+            if more:  # the rules of this seat's own question and lines, beside the shared ones
+                out["rules"] = {**shared["rules"], **at_hand.table(more)}
             # the seat's own secrets, beside the public board's parts (never inside them)
             out["secrets"] = [s.to_json() for s in rules.secrets(state, seat)]
         return out
@@ -390,6 +406,9 @@ class Table:
             rules, state = self.rules, self.state
             prompt = rules.prompt(state)
             shown = self.shown_narration()
+            at_hand = self.rules_at_hand()
+            public = [entry for entry in shown if not entry.seats]
+            asked = [prompt.title] if prompt is not None and prompt.title is not None else []
             shared = {  # contract.PublicView: the keys every screen reads, whatever the game
                 "game": rules.NAME,
                 "players": list(state.players),
@@ -397,16 +416,44 @@ class Table:
                 "over": bool(state.over),
                 "winners": list(state.winners),
                 "scores": dict(rules.scores(state)),
-                "prompt": prompt.public_json() if prompt is not None else None,
-                "narration": [entry.to_json() for entry in shown if not entry.seats],
+                "prompt": at_hand.tagged(prompt.public_json(), prompt.title) if asked else
+                (prompt.public_json() if prompt is not None else None),
+                "narration": [at_hand.tagged(entry.to_json(), entry.message) for entry in public],
                 "undone": [entry.to_json() for entry in self.undone],
                 # The latest rolls with their commitments (this round's and the last reveal's), not the game's.
                 "cup_rolls": [r.public_json() for r in self.rolls[-RECENT_ROLLS:]],
                 "can_undo": self.can_undo,
+                # The words of the rules behind the lines and the question on show ("Why?"), by rule id.
+                "rules": at_hand.table(r for r in (at_hand.of(m) for m in [*(e.message for e in public), *asked])
+                                       if r is not None),
+                "first": self._first_met(asked) if self.first_game_mode else [],
             }
             shared["parts"] = rules.parts(state).to_json()  # the board as data (companion/board.py)
             self._shared = (shared, shown)
         return self._shared
+
+    def set_first_game_mode(self, on: bool) -> None:
+        """First-game mode on or off: from now on each view names (or not) the rules met for the first time."""
+        self.first_game_mode = bool(on)
+        self._shared = None
+        if self.state is not None:
+            self._notify()
+
+    def rules_at_hand(self) -> Rules:
+        """The game's rule book with the table options it is played with, read against the catalogue."""
+        if self._rules_at_hand is None:
+            from companion.catalogue import catalogue  # the words: only once a view is made
+
+            self._rules_at_hand = Rules(self.rules.RULES, self.rules.table_options(self.state), catalogue().has)
+        return self._rules_at_hand
+
+    def _first_met(self, asked: list[Message]) -> list[str]:
+        """The rules this moment (the lines since the last answer and the question asked) meets for the first
+        time in this game: first-game mode explains them before the table goes on."""
+        lines = [entry for entry in self.narration() if not entry.seats]
+        told = len([e for e in self.rules.narration(self.state)[:self._told_from] if not e.seats])
+        return first_met(self.rules.RULES, [*(e.message for e in lines[:told]), *self._answered],
+                         [*(e.message for e in lines[told:]), *asked])
 
     def question(self, seat: str):
         """What `seat` is asked now, or None."""

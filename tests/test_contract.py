@@ -37,7 +37,7 @@ import toy_game  # noqa: E402
 NAMES = [*GAMES, toy_game.NAME]
 TYPES = {"game": str, "players": list, "round": int, "over": bool, "winners": list, "scores": dict,
          "prompt": (dict, type(None)), "narration": list, "undone": list, "cup_rolls": list, "can_undo": int,
-         "parts": dict, "table_options": dict, "waiting": list, "options": dict,
+         "parts": dict, "rules": dict, "first": list, "table_options": dict, "waiting": list, "options": dict,
          "question": (dict, type(None)), "narration_mine": list, "secrets": list}
 
 
@@ -77,10 +77,13 @@ def check_moment(table: Table, name: str) -> None:
     assert record["game"] == name and record["players"] == public["players"]
     assert (record["over"], record["winners"], record["scores"]) == (public["over"], public["winners"],
                                                                    public["scores"])
-    assert record["prompt"] == public["prompt"]
+    shown_prompt = {k: v for k, v in public["prompt"].items() if k not in ("rule", "now")} if public["prompt"] else None
+    assert record["prompt"] == shown_prompt  # the view's adds the rule behind it (companion/rulebook.py)
     assert record["waiting"] == (public["prompt"]["waiting"] if public["prompt"] else [])
     assert set(record["options"]) == set(record["waiting"])
-    assert record["narration"][-len(public["narration"]):] == public["narration"] or not public["narration"]
+    shown_lines = [{k: v for k, v in line.items() if k not in ("rule", "now")} for line in public["narration"]]
+    assert record["narration"][-len(shown_lines):] == shown_lines or not shown_lines
+    assert all(line["rule"] in public["rules"] for line in public["narration"])  # "Why?": its words are there
     for seat in record["waiting"]:
         question = table.question(seat)
         assert question is not None and question.seat == seat, f"{seat} waits with no question"

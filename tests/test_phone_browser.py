@@ -894,7 +894,7 @@ def routed_phone(phones, url: str, **kwargs):
 
 
 def test_text_from_the_table_is_shown_as_text_never_as_html(live, phones):
-    for script in [STATIC / "app.js", STATIC / "parts.js"]:
+    for script in [STATIC / "app.js", STATIC / "parts.js", STATIC / "rules.js"]:
         text = script.read_text()
         for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"):
             assert sink not in text, f"{script.name}: {sink}"
@@ -951,7 +951,8 @@ def test_the_page_is_served_with_a_strict_content_security_policy_and_no_inline_
     # The stylesheet and scripts run under that policy (a violation would be a console error: see the fixture).
     assert red.page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(22, 24, 29)"
     # What the page loads is governed by the page's policy: not sniffed as another type, and no policy of its own.
-    for static in ("app.js", "sha256.js", "style.css", "manifest.json", "parts.js", "parts.css", "../../i18n/vi.json"):
+    for static in ("app.js", "sha256.js", "style.css", "manifest.json", "parts.js", "parts.css", "rules.js",
+                   "rules.css", "../../i18n/vi.json"):
         response = red.page.request.get(table.server.url(f"/static/{static}").replace("/static/../../", "/"))
         assert response.ok and response.headers["x-content-type-options"] == "nosniff", static
 
@@ -971,14 +972,14 @@ MALL_WORDS = re.compile(
 
 
 def test_no_mall_of_horror_word_is_left_in_the_shell():
-    for name in ("app.js", "index.html", "style.css", "parts.js", "parts.css"):
+    for name in ("app.js", "index.html", "style.css", "parts.js", "parts.css", "rules.js", "rules.css"):
         text = (STATIC / name).read_text()
         found = sorted({m.group(0) for m in MALL_WORDS.finditer(text)})
         assert not found, f"{name} knows Mall of Horror: {found}"
     # The game's names from its own catalogue too (in English, as a developer would write them).
     names = [text for key, text in catalogue().messages["en"].items() if isinstance(text, str)
              and re.match(r"mall\.(location|character|card)\.", key)]
-    for name in ("app.js", "index.html", "style.css", "parts.js", "parts.css"):
+    for name in ("app.js", "index.html", "style.css", "parts.js", "parts.css", "rules.js", "rules.css"):
         text = (STATIC / name).read_text()
         for word in names:
             word = re.sub(r"^\d+\s+", "", word)
@@ -1362,3 +1363,57 @@ def test_screenshots_of_the_main_screens_in_every_language(live, phones, locale)
         shot(host, "8-host-board")
         for phone in (red, blue, yellow, host):
             phone.close()
+
+
+# -- the rule at hand on a phone (companion/rulebook.py, static/rules.js) ----------------------------------------
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "zh-CN", "zh-TW", "vi-VN"])
+def test_why_beside_a_ballot_a_card_window_and_a_line_and_first_game_mode_on_a_phone(live, phones, locale):
+    lang = LOCALES[locale]
+    folder = SCREENSHOTS / lang
+    folder.mkdir(parents=True, exist_ok=True)
+    table = live(position={**ROUND, "hands": {**NO_CARDS, "yellow": 1}}, scripted=[ZOMBIE_DICE])
+    table.call(table.table.set_first_game_mode, True)
+    red, blue, yellow = (phones(table.seat_url(seat), locale=locale, viewport=SIZES["phone"], touch=True)
+                         for seat in ("red", "blue", "yellow"))
+
+    # First-game mode: the seat asked reads the rules this moment meets for the first time, until "Got it".
+    asked = red.shows_question("vote")
+    view = table.call(table.table.view, "red")
+    first = red.page.locator("#first .first-time")
+    expect(first).to_have_count(1)
+    assert first.get_attribute("data-rules").split() == [r for r in view["first"] if r in view["rules"]]
+    assert asked["rule"] in view["first"]
+    expect(first.locator("h3").first).to_have_text(
+        say("rules.first", lang, title=view["rules"][view["first"][0]]["title"]))
+    red.page.screenshot(path=folder / "phone-first-game.png")
+    first.locator(".got-it").click()
+    expect(red.page.locator("#first .first-time")).to_have_count(0)
+    red.page.reload()  # explained once in this game on this phone, a reload included
+    red.shows_question("vote")
+    expect(red.page.locator("#first .first-time")).to_have_count(0)
+
+    def opens_why(phone, where, item: dict, name: str) -> None:
+        why = where.locator("details.why").first
+        expect(why.locator("summary")).to_have_text(say("rules.why", lang))
+        why.locator("summary").click()
+        words = table.call(table.table.view, phone_seat(phone))["rules"][item["rule"]]
+        expect(why.locator(".rule-title")).to_have_text(said(words["title"], lang))
+        expect(why.locator(".rule-text")).to_have_text(said(words["text"], lang))
+        if "now" in item:
+            expect(why.locator(".rule-now")).to_have_text(bare(said(item["now"], lang)))
+        wide = phone.page.evaluate("document.documentElement.scrollWidth > document.documentElement.clientWidth")
+        assert not wide, f"{name} scrolls sideways in {lang}"
+        phone.page.screenshot(path=folder / f"phone-why-{name}.png")
+
+    def phone_seat(phone) -> str:
+        return next(s for s, p in (("red", red), ("blue", blue), ("yellow", yellow)) if p is phone)
+
+    opens_why(red, red.question, red.shows_question("vote"), "ballot")
+    red.vote("blue")
+    blue.answer({"seat": "blue", "vote": "blue"})
+    window = yellow.shows_question("window")
+    opens_why(yellow, yellow.question, window, "card-window")
+    line = table.call(table.table.view, "yellow")["narration"][-1]
+    opens_why(yellow, yellow.page.locator(f"#narration .line[data-key='{line['key']}']").first, line, "line")

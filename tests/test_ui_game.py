@@ -34,11 +34,13 @@ def drive(tmp: Path, *args: str) -> dict:
 
 @pytest.fixture(scope="module")
 def games(tmp_path_factory) -> dict[str, dict]:
-    """Mall of Horror in English and in 繁體中文, and Lucky Die, each by touch, two at a time."""
+    """Mall of Horror in English, in 繁體中文 and in Tiếng Việt in first-game mode, and Lucky Die, each by touch,
+    two at a time."""
     tmp = tmp_path_factory.mktemp("ui-games")
     runs = {"en": ("--lang", "en"), "zh-Hant": ("--lang", "zh-Hant", "--seed", "11", "--players",
                                                    "red,yellow,blue,green", "--phone", "green", "--pad", "blue"),
-            "toy": ("--game", "lucky-die")}
+            "toy": ("--game", "lucky-die"),
+            "first": ("--lang", "vi", "--seed", "7", "--first-game")}
     with ThreadPoolExecutor(2) as pool:
         futures = {name: pool.submit(drive, tmp, *args) for name, args in runs.items()}
         return {name: future.result() for name, future in futures.items()}
@@ -142,3 +144,24 @@ def test_a_game_only_the_tests_know_plays_by_touch_with_its_board_drawn_from_its
     assert all(str(face) in toy["board_texts"] for face in range(1, 7))
     assert "★ the Sun token · ◆ the Moon token · the guess is lit" in board
     assert Path(toy["board_shot"]).stat().st_size > 10_000
+
+
+def test_first_game_mode_explains_every_kind_of_step_once_and_never_twice(games):
+    report = games["first"]
+    assert report["over"] and report["winners"] == report["expected_winners"]
+    explained = report["first"]["explained"]
+    assert len(explained) == len(set(explained)), f"explained twice: {explained}"
+    book = mall_of_horror.RULES
+    met = {book.rule_of(key) for key in report["keys"]}
+    assert met <= set(explained), f"met but never explained: {sorted(met - set(explained))}"
+    assert len(explained) >= 10
+    words = "\n".join(text for texts in report["first"]["texts"] for text in texts)
+    assert "Lần đầu trong ván này" in words and "Đã hiểu" in words  # said in the table's language
+
+
+def test_a_tap_on_a_line_and_why_beside_a_question_show_the_rule_behind_them(games):
+    first = games["first"]["first"]
+    line, question = first["why_line"], first["why_question"]
+    assert line is not None and line["items"][0][0] == line["rule"] and not line["first"]
+    assert line["line"].endswith("ℹ") and line["back"] == "board"
+    assert question is not None and question["items"] and tuple(question["back"]) == ("answer", question["seat"])

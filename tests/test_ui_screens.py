@@ -19,7 +19,8 @@ ROOT = Path(__file__).parents[1]
 SHOTS = ROOT / "tests" / "screenshots" / "ui"
 SIZES = ["800x480", "1280x800"]
 SCREENS = ["newgame", "menu", "join", "board-start", "answer", "cover", "cover-after", "answer-cards",
-           "confirm-undo", "board-dice", "board-revealed", "board-round2", "history", "end"]
+           "confirm-undo", "board-dice", "board-revealed", "board-round2", "history", "end", "rules-whole",
+           "rules-why", "rules-first"]
 ENV = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "KIVY_NO_ARGS": "1",
        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
 

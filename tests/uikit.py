@@ -361,7 +361,9 @@ def narration_in_order(app: CompanionApp) -> bool:
     """The board's narration, top to bottom, is the latest lines newest first (and the newest line is there)."""
     lines = [w.text.removeprefix("▶ ") for w in reversed(app.manager.current_screen.ids.narration.children)
              if isinstance(w, NarrationLine)]
-    public = [app.words.say(e.message) for e in app.public_lines]
+    at_hand = app.table.rules_at_hand()  # a line with a rule behind it ends in the catalogue's mark ("Why?")
+    public = [app.t("rules.line", text=app.words.say(e.message)) if at_hand.of(e.message) else app.words.say(e.message)
+              for e in app.public_lines]
     return bool(lines) and lines == public[::-1][:len(lines)]
 
 
@@ -472,6 +474,9 @@ async def play_game(args) -> dict:
         assert app.manager.current == "newgame", app.manager.current
         for colour in players:  # the new-game form, by touch: the colours in seating order, then start
             await d.tap(d.find(Action, lambda w, c=colour: getattr(w, "colour", None) == c))
+        if args.first_game:  # first-game mode, chosen on the form: each rule explained the first time it comes
+            await d.tap(d.find(Action, lambda w: getattr(w, "role", None) == "first_game"))
+            report["first"] = {"explained": [], "why_line": None, "why_question": None}
         await d.tap(app.manager.current_screen.ids.start)
         assert table.state is not None and list(table.state.players) == players
         phone = None
@@ -534,6 +539,10 @@ async def play_game(args) -> dict:
                     sound["unmuted_at"], sound["played_muted"] = len(app.public_lines), len(ears.played)
                     sound["spoken_muted"] = len(ears.spoken)
                     await switch(d, "sounds")
+            if screen == "board" and args.first_game and report["first"]["why_line"] is None:
+                await why_of_a_line(d, report)
+            if screen == "answer" and args.first_game and report["first"]["why_question"] is None:
+                await why_of_the_question(d, report)
             if screen == "board":
                 peek = [w for w in d.widgets(HoldToPeek)]
                 if peek and len(report["peeks"]) < 3:
@@ -562,9 +571,21 @@ async def play_game(args) -> dict:
                 index += 1
             elif screen == "end":
                 break
+            elif screen == "rules" and args.first_game:  # first-game mode explains: read, then "Got it"
+                rules = app.manager.current_screen
+                assert rules.first, "the rules screen came by itself, not in first-game mode"
+                report["first"]["explained"] += [rule for rule, _now in rules.items]
+                report["first"].setdefault("texts", []).append(d.texts())
+                await d.tap(rules.ids.close)
+                await d.until(lambda: app.manager.current != "rules")
             else:
                 raise RuntimeError(f"unexpected screen {screen}")
         await d.settle(3)
+        while args.first_game and app.manager.current == "rules":  # the end's rules met for the first time
+            rules = app.manager.current_screen
+            report["first"]["explained"] += [rule for rule, _now in rules.items]
+            await d.tap(rules.ids.close)
+            await d.settle(2)
         report["screens"].add(app.manager.current)
         report["seen"] += d.texts()
         report["over"] = bool(table.state.over)
@@ -586,6 +607,34 @@ async def play_game(args) -> dict:
             report["phone"]["acks"] = phone.acks
             report["phone"]["errors"] = phone.errors
             await phone.close()
+
+    async def why_of_a_line(d: Driver, report: dict) -> None:
+        """A tap on a line of the narration shows the rule behind it; back to the board."""
+        from companion.ui.screens.board import NarrationLine
+
+        lines = [w for w in d.widgets(NarrationLine) if w.why is not None]
+        if not lines:
+            return
+        line = lines[0]
+        await d.tap(line)
+        await d.until(lambda: app.manager.current == "rules")
+        rules = app.manager.current_screen
+        report["first"]["why_line"] = {"line": line.text, "rule": line.why[0], "items": rules.items,
+                                       "first": rules.first, "texts": d.texts()}
+        await d.tap(rules.ids.close)
+        await d.until(lambda: app.manager.current != "rules")
+        report["first"]["why_line"]["back"] = app.manager.current
+
+    async def why_of_the_question(d: Driver, report: dict) -> None:
+        """"Why?" beside a question shows its rule, with the moment's facts; back to the same question."""
+        seat = app.manager.current_screen.seat
+        await d.tap(app.manager.current_screen.ids.why)
+        await d.until(lambda: app.manager.current == "rules")
+        rules = app.manager.current_screen
+        report["first"]["why_question"] = {"seat": seat, "items": rules.items, "texts": d.texts()}
+        await d.tap(rules.ids.close)
+        await d.until(lambda: app.manager.current != "rules")
+        report["first"]["why_question"]["back"] = (app.manager.current, app.manager.current_screen.seat)
 
     async def switch(d: Driver, which: str) -> None:
         """Menu -> the sounds' or the voice's switch -> back to the board, by touch."""
@@ -685,6 +734,7 @@ async def all_screens(args) -> dict:
         table.new_game("mall-of-horror", players)
         await capture(d, "join", "join")
         await capture(d, "board-start", "board")
+        await capture(d, "rules-whole", "rules", back="menu")  # the whole book, from the menu
         first = table.rules.prompt(table.state).seats[0]
         await capture(d, "answer", "answer", seat=first)
         app.goto("board")
@@ -721,6 +771,12 @@ async def all_screens(args) -> dict:
             if table.state.round == 2 and not shown.get("round2") and app.manager.current == "board":
                 shown["round2"] = True
                 await capture(d, "board-round2", "board")
+                at_hand = table.rules_at_hand()  # "Why?" of a line that says its facts, and first-game mode
+                said = [(at_hand.of(e.message), e.message) for e in app.public_lines]
+                rule, message = next(((r, m) for r, m in reversed(said) if r and at_hand.now(r, m)), said[-1])
+                await capture(d, "rules-why", "rules", items=[(rule, at_hand.now(rule, message))])
+                met = list(dict.fromkeys(r for r, _ in said if r))[:2]
+                await capture(d, "rules-first", "rules", items=[(r, None) for r in met], first=True)
         await capture(d, "history", "history")
         await capture(d, "end", "end")
         report["shown"] = shown
@@ -748,6 +804,7 @@ def main() -> int:
     parser.add_argument("--tmp", default=None)
     parser.add_argument("--phone", default=None, help="game: a phone (the page in Chromium) answers for this seat")
     parser.add_argument("--pad", default=None, help="game: a GPIO pad (gpiozero's mock pins) answers for this seat")
+    parser.add_argument("--first-game", action="store_true", help="game: first-game mode, chosen on the form")
     args = parser.parse_args()
     if args.what == "game":
         report = asyncio.run(play_toy(args) if args.game == "lucky-die" else play_game(args))

@@ -77,6 +77,8 @@ class CompanionApp(App):
         self.alerts = None  # over every screen: takeovers, storage problems (companion/ui/screens/join.py)
         self._set_aside = True  # what is made at the start is set aside from collections (until a new language)
         self._devices_seen = None
+        self.explained: set[str] = set()  # first-game mode: the rules this screen has explained in this game
+        self._explained_in = None  # ... in which game (the table's generation)
 
     # -- words --------------------------------------------------------------------------------------------
 
@@ -262,6 +264,8 @@ class CompanionApp(App):
         if view is not None and not view.get("over") and current == "end":
             self.goto("board")
             return
+        if view is not None and view.get("first") and current == "board" and self._explain_first(view["first"]):
+            return
         screen = self.manager.current_screen
         screen.update(force=force)
         self._collect()
@@ -270,6 +274,18 @@ class CompanionApp(App):
                 if other is not screen:
                     other.stale = True
         self.redraws += 1
+
+    def _explain_first(self, first: list[str], back: str = "board") -> bool:
+        """First-game mode: the rules this moment meets for the first time are explained before the table goes on
+        (each once in a game, then "Got it" back to the board). True if the screen went to them."""
+        if self._explained_in != self.table.generation:
+            self._explained_in, self.explained = self.table.generation, set()
+        new = [rule for rule in first if rule not in self.explained]
+        if not new:
+            return False
+        self.explained.update(new)
+        self.goto("rules", items=[(rule, None) for rule in new], first=True, back=back)
+        return True
 
     def _hear(self, lines: list[Line]) -> None:
         """A step's new public lines are heard once the screen shows them (the next frame): their sounds, and the
@@ -281,6 +297,9 @@ class CompanionApp(App):
         Clock.schedule_once(lambda _dt: self.sounds.hear(said, self.lang, game_sounds), 0)
 
     def goto(self, name: str, **options) -> None:
+        if name in ("board", "end") and self.view is not None and self.view.get("first") \
+                and self._explain_first(self.view["first"], back=name):
+            return  # first-game mode: what the table meets for the first time, before the board (or the end)
         screen = self.screen(name)
         screen.open(**options)
         self.manager.current = name

@@ -24,6 +24,7 @@ from companion.contract import (
     Narrated,
     Prompt,
     Question,
+    RuleBook,
     Setup,
     TableOption,
     msg,
@@ -32,6 +33,15 @@ from companion.contract import (
 NAME = "lucky-die"
 LOCALE = Path(__file__).parent / "locale"
 TERMS = {"token": "toy.token"}
+# Which rule is behind each question and line (its words: toy.rules.* in the catalogue), in the order of play.
+RULES = RuleBook(
+    family="toy",
+    phases=(("round", ("tokens", "vote", "guess")), ("end", ("points",))),
+    about={"toy.q.tokens": "tokens", "toy.n.token": "tokens", "toy.q.vote": "vote", "toy.n.roller": "vote",
+           "toy.q.guess": "guess", "toy.n.guess": "guess", "toy.n.die": "guess", "toy.n.point": "points",
+           "toy.n.winner": "points"},
+    options={"points": ("target",)},
+)
 TOKENS = ("sun", "moon")
 SETUP = Setup(
     title=msg("toy.title"), min_players=2, max_players=2, colours=("red", "blue", "green"),

@@ -11,6 +11,7 @@ from .narration import lines
 from .parts import parts, secrets
 from .position import position_of, record, scores, start, table_options
 from .prompts import check, prompt, question
+from .rulebook import RULES
 from .setup import SETUP, SOUNDS, TERMS
 from .state import Options, State
 from .view import REVEALED_PHASES, view
@@ -41,7 +42,7 @@ def narration(state: State) -> tuple[Line, ...]:
 
 
 __all__ = [
-    "LOCALE", "NAME", "SETUP", "SOUNDS", "TERMS", "CupRequest", "IllegalAction", "Options", "Prompt",
+    "LOCALE", "NAME", "RULES", "SETUP", "SOUNDS", "TERMS", "CupRequest", "IllegalAction", "Options", "Prompt",
     "State", "advance", "apply", "check", "cup_request", "decide", "dice_revealed", "logged", "narration", "parts",
     "position_of", "prompt", "question", "record", "scores", "secrets", "start", "steps", "table_options", "view",
 ]

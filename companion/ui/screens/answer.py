@@ -56,6 +56,18 @@ class AnswerScreen(BaseScreen):
         if self.changed("question", key, force):
             self._draw(question)
 
+    def why(self) -> None:
+        """The rule behind this question, with the moment's facts; back to the question after."""
+        app = self.app
+        question = app.table.question(self.seat) if app.table.state is not None else None
+        if question is None:
+            return
+        at_hand = app.table.rules_at_hand()
+        rule = at_hand.of(question.title)
+        if rule is not None:
+            app.goto("rules", items=[(rule, at_hand.now(rule, question.title))], back="answer",
+                     back_options={"seat": self.seat})
+
     def leave(self) -> None:
         """The question is answered or gone: a secret one is hidden again before anyone else sees the screen."""
         app = self.app

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from kivy.app import App
 from kivy.graphics import Color, InstructionGroup, RoundedRectangle
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty
@@ -259,6 +260,7 @@ class BoardScreen(BaseScreen):
                 shown.append(kept(("taken", text), lambda t=text: line(t, False, taken_back=True)))
                 count += 1
         shown_round = None
+        at_hand = app.table.rules_at_hand()
         for index in reversed(range(start, len(public))):
             if count >= NARRATION_SHOWN and index < app.fresh_from:
                 shown.append(self._more_lines())
@@ -268,7 +270,11 @@ class BoardScreen(BaseScreen):
                 shown_round = entry.round
                 shown.append(kept(("round", entry.round, app.lang), lambda r=entry.round: head(r)))
             text = app.words.say(entry.message)
+            rule = at_hand.of(entry.message)
+            if rule is not None:  # a tap on the line shows the rule behind it ("Why?")
+                text = app.t("rules.line", text=text)
             widget = kept((index, text, entry.act), lambda t=text, a=entry.act: line(t, a))
+            widget.why = (rule, at_hand.now(rule, entry.message)) if rule is not None else None
             widget.fresh = index >= app.fresh_from
             shown.append(widget)
             count += 1
@@ -318,6 +324,7 @@ class NarrationLine(Text):
 
     act = BooleanProperty(False)
     fresh = BooleanProperty(False)
+    why: tuple[str, dict | None] | None = None  # the rule behind the line and the moment's facts: a tap shows them
 
     def __init__(self, text: str, act: bool, taken_back: bool = False, **kwargs):
         self.taken_back = taken_back
@@ -333,7 +340,14 @@ class NarrationLine(Text):
         self.fbind("size", self._place_box)
         self._tint()
 
+    def on_touch_up(self, touch) -> bool:
+        if self.why is not None and self.collide_point(*touch.pos) and touch.grab_current is None:
+            App.get_running_app().goto("rules", items=[self.why])
+            return True
+        return super().on_touch_up(touch)
+
     def show(self, text: str, act: bool, taken_back: bool = False) -> None:
+        self.why = None
         self.taken_back, self.act, self.fresh = taken_back, act, False
         self.base_font = dp(15) if act else dp(14)
         self.text = ("▶ " if act else "") + text

@@ -34,6 +34,7 @@ class MenuScreen(BaseScreen):
             box.add_widget(button)
         self.ids.cjk.text = app.t("ui.no_cjk_font", package="fonts-noto-cjk") if app.no_cjk else ""
         self.ids.cjk.ink = DANGER
+        self.ids.rules.disabled = app.view is None  # the rules of the game on the table
         self.ids.back.disabled = app.view is None
         self.ids.back.opacity = 0 if app.view is None else 1
 

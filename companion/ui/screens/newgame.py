@@ -30,7 +30,8 @@ class NewGameScreen(BaseScreen):
         if self.game not in GAMES:
             self.game = next(iter(GAMES))
         setup = GAMES[self.game].SETUP
-        key = (self.game, tuple(self.players), repr(sorted(self.options.items())), self.error, app.view is None)
+        key = (self.game, tuple(self.players), repr(sorted(self.options.items())), self.error, app.view is None,
+               app.table.first_game_mode)
         if not self.changed("form", key, force):
             return
         words = app.words
@@ -73,6 +74,13 @@ class NewGameScreen(BaseScreen):
                 button.bind(on_release=lambda _b, n=option.name, v=value: self._option(n, v))
                 row.add_widget(button)
             form.add_widget(row)
+        first = app.table.first_game_mode
+        row = self._row(app.t("rules.menu"))
+        button = Action(text=app.t("rules.first_game"), tone="on" if first else "normal", base_font=dp(14))
+        button.role = "first_game"
+        button.bind(on_release=lambda _b: self._first_game(not first))
+        row.add_widget(button)
+        form.add_widget(row)
         row = self._row(app.t("ui.language"))
         for code, name in words.languages().items():
             button = Action(text=name, tone="on" if code == app.lang else "normal", base_font=dp(15),
@@ -106,6 +114,10 @@ class NewGameScreen(BaseScreen):
 
     def _option(self, name: str, value: object) -> None:
         self.options[name] = value
+        self.update()
+
+    def _first_game(self, on: bool) -> None:
+        self.app.box.set_first_game_mode(on)
         self.update()
 
     def clear(self) -> None:

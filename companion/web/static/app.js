@@ -36,6 +36,7 @@
     hostPending: false,
     confirmUndo: false,
     answerFor: null,  // host: the seat being answered for
+    firstDone: 0,  // first-game mode: "Got it" taps (the section is drawn again without what was explained)
     openCards: null,  // the question whose cards are unfolded
     cardPick: null,  // in the unfolded cards: {id, group, choice} — a card, then its option, then "play it?"
     drafts: {},  // number and assignment answers being filled in, by question id
@@ -473,6 +474,8 @@
       h("button", { type: "button", class: "dismiss", "aria-label": t("page.dismiss"),
         onclick: () => { app.error = null; paint(); } }, "×"),
     ] : []);
+    section("first", seat ? JSON.stringify([view.first, view.rules, app.firstDone]) : "", () =>
+      seat ? firstTime(view) : []);
     section("question", seat ? JSON.stringify([view.question, !!view.over, app.status, app.openCards, app.cardPick, app.armed,
       app.waiting, app.takeoverRequest, app.drafts[view.question && view.question.id],
       app.chosen[view.question && view.question.id]]) : "", () =>
@@ -623,7 +626,8 @@
   // A question by its kind: pick, ballot, cards, number or assign. `where` keeps the host's apart.
   function questionBlock(question, where) {
     const online = app.status === "connected";
-    const out = [h(where === "seat" ? "h2" : "h4", { class: "question-title" }, rich(question.title))];
+    const out = [h(where === "seat" ? "h2" : "h4", { class: "question-title" }, rich(question.title)),
+      where === "seat" ? whyOf(question) : null];
     if (Array.isArray(question.facts) && question.facts.length) {
       out.push(h("ul", { class: "facts" }, question.facts.map((fact) => h("li", {}, rich(fact)))));
     }
@@ -828,7 +832,8 @@
     const prompt = view.prompt;
     if (!prompt || !Array.isArray(prompt.waiting) || !prompt.waiting.length) return [];
     const me = app.role === "seat" ? app.seat : null;
-    const title = prompt.title && !view.question ? h("p", { class: "prompt-title" }, rich(prompt.title)) : null;
+    const title = prompt.title && !view.question ? h("p", { class: "prompt-title" }, rich(prompt.title), whyOf(prompt))
+      : null;
     return [title, h("p", { class: "waiting-seats" }, h("span", { class: "label" }, t("page.waiting_on")), " ",
       listOf(prompt.waiting.map((s) => s === me
         ? h("span", { class: "me-wait" }, chip(s, "me"), " ", h("span", { class: "me-note" }, "(" + t("page.you") + ")"))
@@ -842,7 +847,25 @@
     return h("li", { class: "line" + (act ? " act" : "") + (extra ? " " + extra : ""), "data-key": entry.key },
       act ? h("span", { class: "act-mark", role: "img", "aria-label": t("page.act"), title: t("page.act") }, "☛")
         : null,
-      h("span", { class: "line-text" }, rich(entry)));
+      h("span", { class: "line-text" }, rich(entry)), extra === "private" ? null : whyOf(entry));
+  }
+
+  // "Why?" beside a line or a question: the rule behind it, from the view's words (static/rules.js).
+  function whyOf(item) {
+    const rules = app.view && app.view.rules;
+    return window.RuleAtHand && item ? window.RuleAtHand.why(context(), item, rules) : null;
+  }
+
+  // First-game mode on a seat's phone: the rules this moment meets for the first time, once in this game on this
+  // page, until "Got it".
+  function firstTime(view) {
+    if (!window.RuleAtHand || !Array.isArray(view.first) || !view.first.length) return [];
+    const seen = window.RuleAtHand.seenIn((app.token || "") + "." + (view.game || ""));
+    return window.RuleAtHand.firstTime(context(), view.first, view.rules, seen, (rules) => {
+      seen.keep(rules);
+      app.firstDone += 1;
+      paint();
+    }) || [];
   }
 
   // A line is about a seat when one of its parameters names it (its colour), however deep.
