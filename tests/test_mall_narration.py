@@ -12,6 +12,7 @@ Chief and nobody holds a card.
 
 from __future__ import annotations
 
+import ast
 import json
 import random
 import re
@@ -27,7 +28,7 @@ from companion.catalogue import catalogue, placeholders
 from companion.contract import Line, line
 from companion.games import mall_of_horror as mall
 from companion.games.mall_of_horror import engine, prompts
-from companion.games.mall_of_horror.narration import ACT, ACT_FAMILIES, NESTED, PARAMS, PRIVATE, entries, to_line
+from companion.games.mall_of_horror.narration import ACT_FAMILIES
 from companion.games.mall_of_horror.state import evolve, remembered
 from companion.simulate import random_game
 
@@ -767,7 +768,7 @@ def test_dice_reach_only_the_lookers_before_the_reveal_and_everyone_at_it():
 # -- the catalogue ----------------------------------------------------------------------------------------------
 
 LOCALE = Path(mall.LOCALE)
-ENGINE = Path(engine.__file__)
+PACKAGE = Path(engine.__file__).parent
 VIEW_MODULE = "companion.games.mall_of_horror.view"
 
 
@@ -783,21 +784,91 @@ def narration_catalogue(lang: str) -> dict[str, tuple[str, ...]]:
     return found
 
 
-def test_every_key_the_engine_writes_is_described_with_its_parameters():
-    literal = {k for k in re.findall(r'"(mall\.n\.[a-z0-9_.]+)"', ENGINE.read_text()) if not k.endswith(".")}
-    assert literal <= set(PARAMS), sorted(literal - set(PARAMS))
-    assert ACT == {key for key in PARAMS if key.split(".")[2] in ACT_FAMILIES}
-    assert all(key in PARAMS for key in PRIVATE)
+# The calls that make a line (the state's `say`, narration's `line`) or a message inside a parameter (`nested`),
+# and which of their arguments is the key.
+SAYING = {"say": 0, "line": 1, "nested": 0}
+NESTED_KEYS = {"mall.n.ballot", "mall.n.ballot.none", "mall.n.destination", "mall.n.destination.zombie",
+               "mall.n.dice.to", "mall.n.dice.to_closed"}  # messages found only inside another line's parameters
+
+
+def _keys(node: ast.expr, place: str) -> list[tuple[str, str]]:
+    """The keys a call's key argument may be: ("key", a key) for a string (or either branch of a conditional),
+    ("pattern", a regular expression) for an f-string, each {hole} any word."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [("key", node.value)]
+    if isinstance(node, ast.IfExp):
+        return _keys(node.body, place) + _keys(node.orelse, place)
+    if isinstance(node, ast.JoinedStr):
+        return [("pattern", "".join(re.escape(part.value) if isinstance(part, ast.Constant) else "[a-z0-9_]*"
+                                    for part in node.values))]
+    raise AssertionError(f"{place}: a line's key is written where it is said (a string, a conditional, an f-string)")
+
+
+def said_in_source() -> list[tuple[str, str, list[tuple[str, str]], frozenset[str], bool]]:
+    """Every call in the game's modules that says a line or nests a message: where, which call, the keys it may
+    say, the names of the parameters it gives, its act flag (named, and written as it is, where it is said)."""
+    calls = []
+    for path in sorted(PACKAGE.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+            if name not in SAYING:
+                continue
+            place = f"{path.name}:{node.lineno}"
+            assert len(node.args) == SAYING[name] + 1, f"{place}: the key (after the round), then names only"
+            names, marked = set(), False
+            for keyword in node.keywords:
+                assert keyword.arg is not None, f"{place}: every parameter is named where the line is said"
+                if keyword.arg == "act":
+                    assert isinstance(keyword.value, ast.Constant), f"{place}: act is written True where it is said"
+                    marked = keyword.value.value
+                elif keyword.arg != "seats":
+                    names.add(keyword.arg)
+            calls.append((place, name, _keys(node.args[SAYING[name]], place), frozenset(names), marked))
+    return calls
+
+
+def described() -> dict[str, frozenset[str]]:
+    """Each key the game says (its narration lines and the messages nested in them) and the names of its
+    parameters, read from the source where it is said, checking as it reads: the key is in the narration catalogue
+    and said with the same names wherever it is said; a line is marked act exactly when its key's family is in
+    ACT_FAMILIES; a nested message is said with `nested`, and a line never is. An f-string stands for the
+    catalogue's keys it matches that no string names."""
+    calls = said_in_source()
+    catalogue_keys = set(narration_catalogue("en"))
+    named = {key for _, _, keys, _, _ in calls for kind, key in keys if kind == "key"}
+    found: dict[str, frozenset[str]] = {}
+    for place, call, keys, names, marked in calls:
+        for kind, key in keys:
+            matched = [key] if kind == "key" else [k for k in catalogue_keys - named if re.fullmatch(key, k)]
+            assert matched and set(matched) <= catalogue_keys, f"{place}: {key} is no key of the narration catalogue"
+            for one in matched:
+                assert found.setdefault(one, names) == names, (place, one, sorted(names), sorted(found[one]))
+                assert (call == "nested") == (one in NESTED_KEYS), f"{place}: {one} said with {call}"
+                assert marked == (call != "nested" and one.split(".")[2] in ACT_FAMILIES), f"{place}: {one} act"
+    return found
+
+
+SAID = described()
+
+
+def test_every_key_is_said_with_its_parameters_named_and_its_act_flag_is_its_family():
+    """`described` checks as it reads the source; here, that it reads what the game says."""
+    assert len(SAID) > 90
+    assert NESTED_KEYS < set(SAID)
+    assert SAID["mall.n.move.full"] == {"colour", "character", "from_location", "to_location", "location"}
+    assert SAID["mall.n.dice.seen"] == {"dice", "arrivals"}
+    assert SAID["mall.n.kill.drawn"] == SAID["mall.n.kill.eaten"] == {"colour", "character", "location"}
 
 
 @pytest.mark.parametrize("lang", ["en", "zh_Hans", "zh_Hant", "vi"])
 def test_every_narration_key_is_in_the_four_catalogues_with_the_same_placeholders(lang):
     english, other = narration_catalogue("en"), narration_catalogue(lang)
-    described = {**PARAMS, **NESTED}
-    assert set(other) == set(described), sorted(set(other) ^ set(described))
+    assert set(other) == set(SAID), sorted(set(other) ^ set(SAID))  # no key unsaid, none said without its words
     for key, forms in other.items():
         wanted = set().union(*(placeholders(f) for f in english[key]))
-        assert wanted <= set(described[key]), (key, wanted - set(described[key]))  # every placeholder is given
+        assert wanted <= SAID[key], (key, wanted - SAID[key])  # every placeholder is given
         assert all(f and placeholders(f) == wanted for f in forms), (lang, key, forms)
         if lang != "en":
             assert len(forms) == 1, (lang, key)
@@ -813,8 +884,13 @@ def test_every_line_of_random_games_renders_in_every_language_and_is_json():
         _, final = random_game(mall, PLAYERS[count], random.Random(seed), options, close_chance=0.1)
         for entry in told(final):
             assert json.loads(json.dumps(entry.to_json())) == entry.to_json()
-            assert set(entry.message.params) == set(PARAMS[entry.message.key])
-            found.setdefault(entry.message.key, entry.message)
+            key = entry.message.key
+            assert set(entry.message.params) == SAID[key], key
+            assert entry.act == (key.split(".")[2] in ACT_FAMILIES), key
+            assert not entry.seats or key == "mall.n.dice.seen", key  # only the dice a seat looked at are private
+            for value in entry.message.params.values():
+                assert type(value) is not tuple, key  # JSON values: lists
+            found.setdefault(key, entry.message)
     assert len(found) > 40
     for message in found.values():
         for lang in ("en", "zh-Hans", "zh-Hant", "vi"):
@@ -822,20 +898,18 @@ def test_every_line_of_random_games_renders_in_every_language_and_is_json():
             assert "{" not in text and "mall." not in text, (lang, message, text)
 
 
-def test_lines_read_from_a_state_evolved_from_one_already_read_are_the_lines_of_its_entries():
+def test_no_cache_rides_in_a_state():
     state = game(**mall_attack())
-    first = told(state)
-    later = vote(state, red="blue", blue="red")
-    assert told(later)[:len(first)] == first
-    assert told(later) == tuple(to_line(entry) for entry in entries(later))
-    assert told(later) is told(later)  # worked out once
-
-
-def test_the_prompt_and_the_view_ride_in_no_state():
-    state = game(**mall_attack())
-    mall.prompt(state), mall.view(state), mall.view(state, "red"), mall.parts(state), mall.question(state, "red")
-    assert "_prompt" not in state.__dict__ and "_public" not in state.__dict__
-    assert mall.prompt(state) == prompts.prompt.__wrapped__(state)  # what is remembered is what is worked out
+    asked = [state, vote(state, red="blue"), vote(state, red="red")]
+    for one in asked:
+        mall.narration(one), mall.prompt(one), mall.view(one), mall.view(one, "red"), mall.parts(one)
+        mall.question(one, "red"), mall.secrets(one, "red"), mall.record(one)
+        assert set(one.__dict__) == set(type(one).__dataclass_fields__)  # its fields, nothing worked out from them
+    later = evolve(asked[-1], turn=1)
+    assert set(later.__dict__) == set(type(later).__dataclass_fields__)
+    with pytest.raises(TypeError, match="_prompt"):
+        evolve(state, _prompt=None)
+    assert mall.prompt(asked[0]) == prompts.prompt.__wrapped__(asked[0])  # what is remembered is what is worked out
 
 
 def test_what_is_remembered_beside_the_states_is_worked_out_once_for_each_of_the_last_two_and_never_grows():
@@ -850,6 +924,16 @@ def test_what_is_remembered_beside_the_states_is_worked_out_once_for_each_of_the
     equal = evolve(one)  # an equal state is another state: worked out for itself
     assert equal == one and work(equal) == 5
     assert all(hasattr(asked, "__wrapped__") for asked in (prompts.prompt, sys.modules[VIEW_MODULE]._public))
+
+
+def test_the_lines_of_a_state_are_the_lines_of_the_state_it_evolved_from_and_then_its_own():
+    state = game(**mall_attack())
+    first = told(state)
+    later = vote(state, red="blue", blue="red")
+    assert told(later)[:len(first)] == first
+    assert list(told(later)[len(first):]) == said_all(state, later) != []
+    assert all(entry.round == later.round for entry in later.narration)  # this round's lines: `say` adds to them
+    assert told(later) == later.earlier + later.narration
 
 
 def test_the_issues_examples_read_as_asked():

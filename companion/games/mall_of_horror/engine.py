@@ -2,13 +2,14 @@
 
 `apply(state, event)` takes one accepted answer (an action), a roll of the cup or a random pick, and then runs
 every step that needs no decision, so the state it returns always waits for players or for the cup. Steps are
-deterministic: the same events always fold to the same state.
+deterministic: the same events always fold to the same state. Every step says what it did as it goes: its lines
+(narration.py) are part of the state it makes.
 """
 
 from __future__ import annotations
 
 from companion.ballot import Ballot
-from companion.contract import IllegalAction
+from companion.contract import IllegalAction, Line
 from companion.games.checks import sent
 
 from . import prompts
@@ -32,7 +33,7 @@ from .board import (
     characters_for,
     rescue_at,
 )
-from .narration import dice_lines, params
+from .narration import ballot_messages, destination_messages, dice_arrivals, dice_lines, line
 from .state import Character, Options, Phase, State, Step, Vote, Window, evolve
 
 PHASES = (Phase.TRUCK, Phase.CHIEF, Phase.ARRIVAL, Phase.DESTINATION, Phase.MOVE, Phase.ATTACK)  # of a round
@@ -46,10 +47,6 @@ def new_game(players: list[str] | tuple[str, ...], options: Options | None = Non
     players = prompts.check_players(players)
     hands = dict.fromkeys(players, 1)
     closed = frozenset({CACHOU}) if len(players) <= 4 else frozenset()
-    lines = [("mall.n.badge.setup", 0, players[0])]
-    if closed:
-        lines.append(("mall.n.close.setup", 0, CACHOU))
-    lines.append(("mall.n.deck.setup", 0, DECK_SIZE - len(players)))
     state = State(
         players=players,
         options=options or Options(),
@@ -62,8 +59,11 @@ def new_game(players: list[str] | tuple[str, ...], options: Options | None = Non
         played=dict.fromkeys(DECK, 0),
         phase=Phase.PLACEMENT,
         step=Step.ROLL,
-        told=tuple(lines),
     )
+    state = state.say("mall.n.badge.setup", act=True, to_seat=state.chief)
+    if closed:
+        state = state.say("mall.n.close.setup", act=True, location=CACHOU)
+    state = state.say("mall.n.deck.setup", act=True, count=state.deck)
     return advance(state)
 
 
@@ -136,25 +136,26 @@ def _on_roll(state: State, dice: object) -> State:
         for d in dice:
             if state.is_open(d):
                 zombies[d - 1] += 1
-        lines = (("mall.n.setup.zombies", 0, dice), *dice_lines(0, dice, state.closed),
-                 ("mall.n.round", 1, 1))
+        lines = (line(0, "mall.n.setup.zombies", dice=list(dice)), *dice_lines(0, dice, state.closed),
+                 line(1, "mall.n.round", round=1))  # setup told, round 1 begins
         return evolve(state, zombies=tuple(zombies), round=1, phase=Phase.TRUCK, step=Step.START, dice=None,
-                      narration=state.narration + state.told + lines, told=())  # setup told, round 1 begins
+                      earlier=state.earlier + state.narration + lines, narration=())
     # The four zombie dice, rolled in secret: only the elected Chief sees what they bring.
     lookers = frozenset({state.chief}) if state.elected else frozenset()
     r = state.round
     if lookers:
-        lines = (("mall.n.arrival.roll_chief", r, state.chief),
-                 ("mall.n.dice.seen", r, (state.chief,), dice, state.closed))  # only the Chief reads it
+        lines = (line(r, "mall.n.arrival.roll_chief", colour=state.chief),
+                 line(r, "mall.n.dice.seen", seats=(state.chief,), dice=list(dice),  # only the Chief reads it
+                      arrivals=dice_arrivals(dice, state.closed)))
     else:
-        lines = (("mall.n.arrival.roll", r),)
-    told = state.told + lines
+        lines = (line(r, "mall.n.arrival.roll"),)
+    narration = state.narration + lines
     if state.phase in (Phase.DESTINATION, Phase.MOVE):  # a position entered without the dice
-        return evolve(state, cup=dice, lookers=lookers, step=Step.START, told=told)
+        return evolve(state, cup=dice, lookers=lookers, step=Step.START, narration=narration)
     seats = [p for p in state.clockwise() if state.hands[p] > 0 and p not in lookers]
     window = Window("camera", 0, tuple(seats)) if seats else None
     return evolve(state, cup=dice, lookers=lookers, window=window, step=Step.WINDOW if window else Step.DONE,
-                  told=told)
+                  narration=narration)
 
 
 def _on_pick(state: State, index: object) -> State:
@@ -165,10 +166,10 @@ def _on_pick(state: State, index: object) -> State:
         raise IllegalAction("mall.refuse.bad_pick", high=request.count - 1)
     if state.options.second_tie_victim == "colour":
         colour = state.lottery[index][0]
-        said = ("mall.n.vote.drawn", state.round, colour, state.location)
-        return evolve(state, lottery=(), victim_colour=colour, step=Step.VICTIM, told=state.told + (said,))
+        state = state.say("mall.n.vote.drawn", colour=colour, location=state.location)
+        return evolve(state, lottery=(), victim_colour=colour, step=Step.VICTIM)
     colour, kind = state.lottery[index]
-    return _kill(evolve(state, lottery=()), colour, kind, "mall.n.kill.random")
+    return _kill(evolve(state, lottery=()), colour, kind, "random")
 
 
 # -- answers --------------------------------------------------------------------------------------------------
@@ -182,15 +183,15 @@ def _on_action(state: State, action: dict) -> State:
         old = state.vote
         ballot = old.ballot.cast(seat, action["vote"])
         vote = Vote(old.purpose, old.location, ballot, old.stage, old.threats)
-        state = evolve(state, told=state.told + (("mall.n.voted", state.round, seat),))  # who, never for whom
+        said = line(state.round, "mall.n.voted", colour=seat)  # who, never for whom
         if ballot.complete:
-            return _reveal(state, vote)
-        return evolve(state, vote=vote)
+            return _reveal(state, vote, said)
+        return evolve(state, vote=vote, narration=state.narration + (said,))
     if "give" in action:
         hands = {**state.hands, action["give"]: state.hands[action["give"]] + 1}
-        said = ("mall.n.deck.gift", state.round, state.searcher, action["give"])
+        said = line(state.round, "mall.n.deck.gift", act=True, colour=state.searcher, to_seat=action["give"])
         return evolve(state, hands=hands, searcher=None, drawn=0, phase=Phase.CHIEF, step=Step.START,
-                      told=state.told + (said,))
+                      narration=state.narration + (said,))
     if "play" in action:
         return _play(state, seat, action)
     if "pass" in action:
@@ -210,23 +211,24 @@ def _place(state: State, seat: str, kind: str, location: int) -> State:
     dice = state.dice or ()
     # A die's location is usable unless closed or full, and then it cannot be chosen: so a location away from
     # the dice was a free choice (neither die could be used).
-    said = ("mall.n.place.dice" if location in dice else "mall.n.place.free", 0, seat, kind, location, dice)
+    said = line(0, "mall.n.place.dice" if location in dice else "mall.n.place.free", act=True, colour=seat,
+                character=kind, location=location, dice=list(dice))
     characters = tuple(
         Character(seat, kind, location) if (c.colour, c.kind) == (seat, kind) else c for c in state.characters
     )
-    state = evolve(state, characters=characters, dice=None, turn=state.turn + 1, told=state.told + (said,))
-    if all(c.location for c in characters):
-        return evolve(state, step=Step.ZOMBIES, turn=0)
-    return evolve(state, step=Step.ROLL)
+    placed = all(c.location for c in characters)
+    return evolve(state, characters=characters, dice=None, turn=0 if placed else state.turn + 1,
+                  step=Step.ZOMBIES if placed else Step.ROLL, narration=state.narration + (said,))
 
 
 def _choose_destination(state: State, seat: str, location: int) -> State:
     destinations = {**state.destinations, seat: location}
     if state.step == Step.CHIEF:  # the elected Chief chooses first, in public
-        said = ("mall.n.destination.chief", state.round, seat, location)
-        state = evolve(state, destinations=destinations, step=Step.SECRET, told=state.told + (said,))
+        said = line(state.round, "mall.n.destination.chief", colour=seat, location=location)
+        state = evolve(state, destinations=destinations, step=Step.SECRET, narration=state.narration + (said,))
     else:  # a secret choice: who has chosen, never where, before the reveal
-        state = evolve(state, destinations=destinations, told=state.told + (("mall.n.chose", state.round, seat),))
+        said = line(state.round, "mall.n.chose", colour=seat)
+        state = evolve(state, destinations=destinations, narration=state.narration + (said,))
     if _all_chosen(state):
         return evolve(state, phase=Phase.MOVE, step=Step.START)
     return state
@@ -242,80 +244,89 @@ def _move(state: State, seat: str, kind: str) -> State:
     target = state.sprint if sprint else state.destinations[seat]
     mover = next(c for c in state.characters if (c.colour, c.kind) == (seat, kind))
     r = state.round
+    characters = state.characters
     if mover.location == target:  # a Sprint to where he stands
-        said = ("mall.n.stay.sprint", r, seat, kind, target)
+        said = line(r, "mall.n.stay.sprint", colour=seat, character=kind, location=target)
     else:
         wanted, why = target, ""
         if not state.is_open(target):
             target, why = PARKING, "fallen"  # the character runs to the Parking (or stays there)
         elif not state.has_room(target):
             target, why = PARKING, "full"
+        run = "sprint_" if sprint else ""
         if mover.location == target:  # already in the Parking
-            key = f"mall.n.stay.{'sprint_' if sprint else ''}{why}"
-            said = (key, r, seat, kind, wanted, target)
+            said = line(r, f"mall.n.stay.{run}{why}", colour=seat, character=kind, location=wanted,
+                        to_location=target)
         else:
             if why:
-                key = f"mall.n.move.{'sprint_' if sprint else ''}{why}"
-                said = (key, r, seat, kind, mover.location, target, wanted)
+                said = line(r, f"mall.n.move.{run}{why}", act=True, colour=seat, character=kind,
+                            from_location=mover.location, to_location=target, location=wanted)
             else:
-                said = ("mall.n.move.sprint" if sprint else "mall.n.move.go", r, seat, kind, mover.location, target)
+                said = line(r, "mall.n.move.sprint" if sprint else "mall.n.move.go", act=True, colour=seat,
+                            character=kind, from_location=mover.location, to_location=target)
             mover_moved = Character(mover.colour, mover.kind, target, mover.hidden)
-            state = evolve(state, characters=tuple(mover_moved if c is mover else c for c in state.characters))
-    state = evolve(state, sprint=None, turn=state.turn + 1, step=Step.MOVE, told=state.told + (said,))
+            characters = tuple(mover_moved if c is mover else c for c in characters)
+    state = evolve(state, characters=characters, sprint=None, turn=state.turn + 1, step=Step.MOVE,
+                   narration=state.narration + (said,))
     return _end_if_rescued(state, "immediate")
 
 
 def _play(state: State, seat: str, action: dict) -> State:
     kind = action["play"]
     key = card_key(kind, action.get("kills", 0))
-    state = evolve(
-        state,
-        hands={**state.hands, seat: state.hands[seat] - 1},
-        played={**state.played, key: state.played[key] + 1},
-    )
+    hands = {**state.hands, seat: state.hands[seat] - 1}
+    played = {**state.played, key: state.played[key] + 1}
     r = state.round
     if kind == CAMERA:
-        lines = (("mall.n.card.camera", r, seat),
-                 ("mall.n.dice.seen", r, (seat,), state.cup, state.closed))  # only he reads it
-        return evolve(state, lookers=state.lookers | {seat}, told=state.told + tuple(lines))
+        lines = (line(r, "mall.n.card.camera", colour=seat),
+                 line(r, "mall.n.dice.seen", seats=(seat,), dice=list(state.cup),  # only he reads it
+                      arrivals=dice_arrivals(state.cup, state.closed)))
+        return evolve(state, hands=hands, played=played, lookers=state.lookers | {seat},
+                      narration=state.narration + lines)
     if kind == SPRINT:
-        said = ("mall.n.card.sprint", r, seat, action["go"])
-        return evolve(state, sprint=action["go"], step=Step.SPRINT, told=state.told + (said,))
+        said = line(r, "mall.n.card.sprint", colour=seat, location=action["go"])
+        return evolve(state, hands=hands, played=played, sprint=action["go"], step=Step.SPRINT,
+                      narration=state.narration + (said,))
     location = state.window.location
     if kind == THREAT:
-        said = ("mall.n.card.threat", r, seat, location)
-        return evolve(state, threats={**state.threats, seat: state.threats.get(seat, 0) + 1},
-                      told=state.told + (said,))
+        said = line(r, "mall.n.card.threat", colour=seat, location=location)
+        return evolve(state, hands=hands, played=played,
+                      threats={**state.threats, seat: state.threats.get(seat, 0) + 1},
+                      narration=state.narration + (said,))
     if kind == HARDWARE:
-        said = ("mall.n.card.hardware", r, seat, location)
-        return evolve(state, hardware={**state.hardware, location: state.hardware.get(location, 0) + 1},
-                      told=state.told + (said,))
+        said = line(r, "mall.n.card.hardware", colour=seat, location=location)
+        return evolve(state, hands=hands, played=played,
+                      hardware={**state.hardware, location: state.hardware.get(location, 0) + 1},
+                      narration=state.narration + (said,))
     if kind == HIDDEN:
         who = (seat, action["character"])
         characters = tuple(
             Character(c.colour, c.kind, c.location, True) if (c.colour, c.kind) == who else c for c in state.characters
         )
-        said = ("mall.n.card.hidden", r, seat, action["character"], location)
-        return evolve(state, characters=characters, told=state.told + (said,))
+        said = line(r, "mall.n.card.hidden", colour=seat, character=action["character"], location=location)
+        return evolve(state, hands=hands, played=played, characters=characters, narration=state.narration + (said,))
     if kind == WEAPON:
         zombies = list(state.zombies)
         there = zombies[location - 1]
         killed = min(there, action["kills"])
         zombies[location - 1] = there - killed
         if killed:
-            said = ("mall.n.remove.weapon", r, location, killed, seat, action["kills"])
+            said = line(r, "mall.n.remove.weapon", act=True, location=location, count=killed, colour=seat,
+                        kills=action["kills"])
         else:
-            said = ("mall.n.card.weapon_wasted", r, seat, location, action["kills"])
-        return evolve(state, zombies=tuple(zombies), told=state.told + (said,))
+            said = line(r, "mall.n.card.weapon_wasted", colour=seat, location=location, kills=action["kills"])
+        return evolve(state, hands=hands, played=played, zombies=tuple(zombies), narration=state.narration + (said,))
     raise AssertionError(kind)
 
 
 def _next_in_window(state: State) -> State:
     window = state.window
-    state = evolve(state, told=state.told + (("mall.n.pass", state.round, window.seat),))
+    narration = state.narration + (line(state.round, "mall.n.pass", colour=window.seat),)
     if window.turn + 1 < len(window.seats):
-        return evolve(state, window=Window(window.kind, window.location, window.seats, window.turn + 1))
-    return evolve(state, window=None, step=Step.DONE if window.kind == "camera" else Step.AFTER_WINDOW)
+        return evolve(state, window=Window(window.kind, window.location, window.seats, window.turn + 1),
+                      narration=narration)
+    return evolve(state, window=None, step=Step.DONE if window.kind == "camera" else Step.AFTER_WINDOW,
+                  narration=narration)
 
 
 # -- votes ----------------------------------------------------------------------------------------------------
@@ -328,49 +339,51 @@ def _start_vote(state: State, purpose: str, location: int) -> State:
         return _vote_won(state, purpose, location, candidates[0])
     weights = {p: state.vote_weight(p, location) + state.threats.get(p, 0) for p in candidates}
     vote = Vote(purpose, location, Ballot(tuple(candidates), weights), 1, dict(state.threats))
-    said = (f"mall.n.vote.start.{purpose}", state.round, location, candidates)
-    return evolve(state, vote=vote, threats={}, step=Step.VOTE, told=state.told + (said,))
+    said = line(state.round, f"mall.n.vote.start.{purpose}", location=location, colours=candidates)
+    return evolve(state, vote=vote, threats={}, step=Step.VOTE, narration=state.narration + (said,))
 
 
-def _reveal(state: State, vote: Vote) -> State:
-    """All ballots at once: who voted what, with his weight; then the winner, a re-vote or the second tie."""
+def _reveal(state: State, vote: Vote, *said: Line) -> State:
+    """All ballots at once: who voted what, with his weight; then the winner, a re-vote or the second tie.
+    `said`: what the answer that closed the vote said before."""
     ballot = vote.ballot
     r = state.round
-    lines = []
+    lines = [*said]
     if not ballot.complete:
-        lines.append(("mall.n.vote.closed", r, ballot.missing))
-    lines.append(("mall.n.vote.ballots", r, ballot))  # every ballot and weight, said when the line is read
+        lines.append(line(r, "mall.n.vote.closed", colours=list(ballot.missing)))
+    lines.append(line(r, "mall.n.vote.ballots", ballots=ballot_messages(ballot)))  # every ballot and its weight
     tally = ballot.tally()
     top = max(tally.values())
     leaders = tuple(c for c in ballot.candidates if tally[c] == top)  # as Ballot.leaders, from the one tally
     if len(leaders) == 1:
         winner = leaders[0]
         against = max((n for c, n in tally.items() if c != winner), default=0)
-        state = evolve(state, vote=None, revealed=vote, told=state.told + tuple(lines))
-        return _vote_won(state, vote.purpose, vote.location, winner, (tally[winner], against))
+        return _vote_won(state, vote.purpose, vote.location, winner, (tally[winner], against), lines, vote=None,
+                         revealed=vote)
     if vote.stage == 1:
-        lines.append(("mall.n.vote.tie", r, vote.location, leaders, tally[leaders[0]]))
+        lines.append(line(r, "mall.n.vote.tie", location=vote.location, colours=list(leaders),
+                          count=tally[leaders[0]]))
         return evolve(state, vote=_revote(state, vote, leaders), revealed=vote, step=Step.VOTE,
-                      told=state.told + tuple(lines))
+                      narration=state.narration + tuple(lines))
     # Second tie.
     if vote.purpose == "truck":
-        lines.append(("mall.n.vote.tie2.truck", r, vote.location))
+        lines.append(line(r, "mall.n.vote.tie2.truck", location=vote.location))
         return evolve(state, vote=None, revealed=vote, phase=Phase.CHIEF, step=Step.START,
-                      told=state.told + tuple(lines))
+                      narration=state.narration + tuple(lines))
     if vote.purpose == "chief":
-        lines.append(("mall.n.vote.tie2.chief", r, state.chief, vote.location))
+        lines.append(line(r, "mall.n.vote.tie2.chief", colour=state.chief, location=vote.location))
         return evolve(state, vote=None, revealed=vote, elected=False, phase=Phase.ARRIVAL, step=Step.START,
-                      told=state.told + tuple(lines))
+                      narration=state.narration + tuple(lines))
     if state.options.second_tie_victim == "colour":
         lottery = tuple((colour, "") for colour in leaders)
-        lines.append(("mall.n.vote.tie2.victim_colour", r, vote.location, leaders))
+        lines.append(line(r, "mall.n.vote.tie2.victim_colour", location=vote.location, colours=list(leaders)))
     else:
         lottery = tuple(
             (c.colour, c.kind) for p in leaders for c in state.of(p) if c.location == vote.location and not c.hidden
         )
-        lines.append(("mall.n.vote.tie2.victim", r, vote.location, leaders))
+        lines.append(line(r, "mall.n.vote.tie2.victim", location=vote.location, colours=list(leaders)))
     return evolve(state, vote=None, revealed=vote, lottery=lottery, step=Step.PICK,
-                  told=state.told + tuple(lines))
+                  narration=state.narration + tuple(lines))
 
 
 def _revote(state: State, vote: Vote, tied: tuple[str, ...]) -> Vote:
@@ -385,70 +398,77 @@ def _revote(state: State, vote: Vote, tied: tuple[str, ...]) -> Vote:
     return Vote(vote.purpose, vote.location, Ballot(tied, weights), 2, vote.threats)
 
 
-def _vote_won(state: State, purpose: str, location: int, winner: str, votes: tuple[int, int] | None = None) -> State:
-    """`votes`: the winner's votes and the runner-up's; None when he was the only candidate."""
+def _vote_won(state: State, purpose: str, location: int, winner: str, votes: tuple[int, int] | None = None,
+              said: list[Line] | tuple[Line, ...] = (), **changes: object) -> State:
+    """`votes`: the winner's votes and the runner-up's; None when he was the only candidate. `said` and `changes`:
+    what the step that reached the winner said before and changed (all in one evolve)."""
     r = state.round
+    lines = [*said]
     if votes is None:
-        said = (f"mall.n.vote.alone.{purpose}", r, winner, location)
+        lines.append(line(r, f"mall.n.vote.alone.{purpose}", colour=winner, location=location))
     else:
-        said = (f"mall.n.vote.won.{purpose}", r, winner, location, votes[0], votes[1])
+        lines.append(line(r, f"mall.n.vote.won.{purpose}", colour=winner, location=location, count=votes[0],
+                          against=votes[1]))
     if purpose == "truck":
         drawn = min(3, state.deck)
         hands = {**state.hands, winner: state.hands[winner] + 1}
-        told = state.told + (said, (f"mall.n.deck.search{drawn}", r, winner))
-        # A third card goes back under the deck.
-        state = evolve(state, hands=hands, deck=state.deck - min(drawn, 2), told=told)
+        lines.append(line(r, f"mall.n.deck.search{drawn}", act=True, colour=winner))
+        narration = state.narration + tuple(lines)
+        deck = state.deck - min(drawn, 2)  # a third card goes back under the deck
         if drawn >= 2:
-            return evolve(state, searcher=winner, drawn=drawn, step=Step.GIFT)
-        return evolve(state, phase=Phase.CHIEF, step=Step.START)
+            return evolve(state, hands=hands, deck=deck, searcher=winner, drawn=drawn, step=Step.GIFT,
+                          narration=narration, **changes)
+        return evolve(state, hands=hands, deck=deck, phase=Phase.CHIEF, step=Step.START, narration=narration,
+                      **changes)
     if purpose == "chief":
-        lines = (said,) if winner == state.chief else (said, ("mall.n.badge.elected", r, winner))
+        if winner != state.chief:
+            lines.append(line(r, "mall.n.badge.elected", act=True, to_seat=winner))
         return evolve(state, chief=winner, elected=True, phase=Phase.ARRIVAL, step=Step.START,
-                      told=state.told + tuple(lines))
-    return evolve(state, victim_colour=winner, step=Step.VICTIM, told=state.told + (said,))
+                      narration=state.narration + tuple(lines), **changes)
+    return evolve(state, victim_colour=winner, step=Step.VICTIM, narration=state.narration + tuple(lines), **changes)
 
 
 # -- deaths and the end ---------------------------------------------------------------------------------------
 
 
 # How the victim's colour was decided (the line just before the death) -> why the death line says he died.
-_DEATHS = {"mall.n.vote.won.victim": "mall.n.kill.vote", "mall.n.vote.alone.victim": "mall.n.kill.alone",
-           "mall.n.vote.drawn": "mall.n.kill.drawn"}
+_DEATHS = {"mall.n.vote.won.victim": "vote", "mall.n.vote.alone.victim": "alone", "mall.n.vote.drawn": "drawn"}
 
 
 def _kill(state: State, colour: str, kind: str, why: str | None = None) -> State:
+    """`why` he dies (mall.n.kill.<why>); None: his owner chose him, after the line that decided his colour."""
     victim = next(c for c in state.characters if (c.colour, c.kind) == (colour, kind))
     loc = victim.location
     r = state.round
     if why is None:  # the owner chose: say how his colour was decided, as the line just before said it
-        verdict = state.told[-1] if state.told else ("",)
-        why = _DEATHS.get(verdict[0], "mall.n.kill.eaten")
-    if why == "mall.n.kill.vote":
-        votes = params(verdict)
-        lines = [(why, r, colour, kind, loc, votes["count"], votes["against"])]
+        verdict = state.narration[-1].message if state.narration else None
+        why = _DEATHS.get(verdict.key, "eaten") if verdict else "eaten"
+    if why == "vote":
+        lines = [line(r, "mall.n.kill.vote", act=True, colour=colour, character=kind, location=loc,
+                      count=verdict.params["count"], against=verdict.params["against"])]
     else:
-        lines = [(why, r, colour, kind, loc)]
+        lines = [line(r, f"mall.n.kill.{why}", act=True, colour=colour, character=kind, location=loc)]
     characters = tuple(c for c in state.characters if c is not victim)
     zombies = list(state.zombies)
     if loc == PARKING:
         zombies[PARKING - 1] -= 1  # this zombie has eaten; the next one gets its own vote
-        lines.append(("mall.n.remove.ate", r, PARKING, 1))
+        lines.append(line(r, "mall.n.remove.ate", act=True, location=PARKING, count=1))
         step = Step.BREACH
     else:
         if zombies[loc - 1]:
-            lines.append(("mall.n.remove.feast", r, loc, zombies[loc - 1]))
+            lines.append(line(r, "mall.n.remove.feast", act=True, location=loc, count=zombies[loc - 1]))
         zombies[loc - 1] = 0  # after the feast all the zombies there leave
         step = Step.NEXT
     living = {c.colour for c in characters}
     if colour not in living:
-        lines.append(("mall.n.out", r, colour))
+        lines.append(line(r, "mall.n.out", colour=colour))
     chief = state.chief
     if chief not in living:  # the badge passes to the next living player clockwise
         chief = next((p for p in state.clockwise(chief)[1:] if p in living), chief)
         if chief != state.chief:
-            lines.append(("mall.n.badge.passes", r, state.chief, chief))
+            lines.append(line(r, "mall.n.badge.passes", act=True, colour=state.chief, to_seat=chief))
     state = evolve(state, characters=characters, zombies=tuple(zombies), victim_colour=None, step=step, chief=chief,
-                   told=state.told + tuple(lines))
+                   narration=state.narration + tuple(lines))
     return _end_if_rescued(state, "immediate")
 
 
@@ -465,7 +485,7 @@ def finish(state: State) -> State:
     best = max((state.score(p), state.hands[p]) for p in state.players)
     winners = tuple(p for p in state.players if (state.score(p), state.hands[p]) == best)
     return evolve(state, phase=Phase.OVER, step=Step.OVER, winners=winners, vote=None, window=None,
-                  told=state.told + tuple(_the_end(state, winners)))
+                  narration=state.narration + _the_end(state, winners))
 
 
 def _the_end(state: State, winners: tuple[str, ...]) -> tuple:
@@ -473,20 +493,20 @@ def _the_end(state: State, winners: tuple[str, ...]) -> tuple:
     r = state.round
     alive = len(state.characters)
     if alive <= rescue_at(len(state.players)):
-        lines = [("mall.n.rescue.few", r, alive, rescue_at(len(state.players)))]
+        lines = [line(r, "mall.n.rescue.few", count=alive, limit=rescue_at(len(state.players)))]
     else:
-        lines = [("mall.n.rescue.together", r, state.characters[0].location)]
+        lines = [line(r, "mall.n.rescue.together", location=state.characters[0].location)]
     scores = {p: state.score(p) for p in state.players}
-    lines += [("mall.n.score", r, p, scores[p]) for p in state.players]
+    lines += [line(r, "mall.n.score", colour=p, count=scores[p]) for p in state.players]
     top = max(scores.values())
     tied = [p for p in state.players if scores[p] == top]
     if len(tied) > 1:
-        lines.append(("mall.n.tiebreak", r, tied, top))
-        lines += [("mall.n.cards", r, p, state.hands[p]) for p in tied]
+        lines.append(line(r, "mall.n.tiebreak", colours=tied, count=top))
+        lines += [line(r, "mall.n.cards", colour=p, count=state.hands[p]) for p in tied]
     if len(winners) == 1:
-        lines.append(("mall.n.winner", r, winners[0]))
+        lines.append(line(r, "mall.n.winner", colour=winners[0]))
     else:
-        lines.append(("mall.n.winners", r, winners))
+        lines.append(line(r, "mall.n.winners", colours=list(winners)))
     return tuple(lines)
 
 
@@ -506,22 +526,21 @@ def _auto(state: State) -> State | None:
 
 def _truck_start(state: State) -> State:
     if state.deck == 0:
-        said = ("mall.n.truck.empty", state.round)
-        return evolve(state, elected=False, phase=Phase.CHIEF, step=Step.START, told=state.told + (said,))
+        return evolve(state.say("mall.n.truck.empty"), elected=False, phase=Phase.CHIEF, step=Step.START)
     if not state.visible_colours(PARKING):
-        said = ("mall.n.truck.nobody", state.round, PARKING)
-        return evolve(state, elected=False, phase=Phase.CHIEF, step=Step.START, told=state.told + (said,))
+        return evolve(state.say("mall.n.truck.nobody", location=PARKING), elected=False, phase=Phase.CHIEF,
+                      step=Step.START)
     return _start_vote(evolve(state, elected=False), "truck", PARKING)
 
 
 def _chief_start(state: State) -> State:
     if not state.is_open(SECURITY_HQ):
-        said = ("mall.n.chief.closed", state.round, state.chief, SECURITY_HQ)
+        state = state.say("mall.n.chief.closed", colour=state.chief, location=SECURITY_HQ)
     elif not state.visible_colours(SECURITY_HQ):
-        said = ("mall.n.chief.empty", state.round, state.chief, SECURITY_HQ)
+        state = state.say("mall.n.chief.empty", colour=state.chief, location=SECURITY_HQ)
     else:
         return _start_vote(state, "chief", SECURITY_HQ)
-    return evolve(state, elected=False, phase=Phase.ARRIVAL, step=Step.START, told=state.told + (said,))
+    return evolve(state, elected=False, phase=Phase.ARRIVAL, step=Step.START)
 
 
 def _arrival_start(state: State) -> State:
@@ -538,10 +557,11 @@ def _destination_start(state: State) -> State:
     zombie_players = frozenset(p for p in state.players if not state.alive(p))
     # A living player with no legal destination is not asked: the narration says so, and he does not move.
     stuck = [p for p in state.clockwise() if prompts.no_destination(state, p)]
-    lines = tuple(("mall.n.destination.none", state.round, p, state.of(p)[0].location) for p in stuck)
+    lines = tuple(line(state.round, "mall.n.destination.none", colour=p, location=state.of(p)[0].location)
+                  for p in stuck)
     chief_asked = state.elected and state.chief not in state.destinations and state.chief not in stuck
     step = Step.CHIEF if chief_asked else Step.SECRET
-    state = evolve(state, zombie_players=zombie_players, step=step, told=state.told + lines)
+    state = evolve(state, zombie_players=zombie_players, step=step, narration=state.narration + lines)
     if step == Step.SECRET and _all_chosen(state):
         return evolve(state, phase=Phase.MOVE, step=Step.START)
     return state
@@ -552,8 +572,9 @@ def _move_start(state: State) -> State:
     if state.cup is None:
         return evolve(state, step=Step.ROLL)
     r = state.round
-    lines = [("mall.n.reveal.destinations", r, tuple(state.clockwise()), state.destinations, state.zombie_players),
-             ("mall.n.reveal.dice", r, state.cup), *dice_lines(r, state.cup, state.closed)]
+    lines = [line(r, "mall.n.reveal.destinations",
+                  destinations=destination_messages(state.clockwise(), state.destinations, state.zombie_players)),
+             line(r, "mall.n.reveal.dice", dice=list(state.cup)), *dice_lines(r, state.cup, state.closed)]
     zombies = list(state.zombies)
     for d in state.cup:
         if state.is_open(d):
@@ -561,13 +582,13 @@ def _move_start(state: State) -> State:
     closed = set(state.closed)
     for loc in LOCATIONS:
         if loc != PARKING and loc not in closed and not state.at(loc) and zombies[loc - 1] >= FALL_AT:
-            lines.append(("mall.n.remove.fall", r, loc, zombies[loc - 1], FALL_AT))
-            lines.append(("mall.n.close.fall", r, loc))
+            lines.append(line(r, "mall.n.remove.fall", act=True, location=loc, count=zombies[loc - 1], limit=FALL_AT))
+            lines.append(line(r, "mall.n.close.fall", act=True, location=loc))
             closed.add(loc)
             zombies[loc - 1] = 0
     order = tuple(p for p in state.clockwise() if state.alive(p))
     return evolve(state, zombies=tuple(zombies), closed=frozenset(closed), order=order, turn=0, step=Step.MOVE,
-                  told=state.told + tuple(lines))
+                  narration=state.narration + tuple(lines))
 
 
 def _move_turn(state: State) -> State | None:
@@ -575,11 +596,11 @@ def _move_turn(state: State) -> State | None:
         return evolve(state, phase=Phase.ATTACK, step=Step.START, order=(), turn=0)
     seat = state.order[state.turn]
     if seat not in state.destinations:  # he had no legal destination and chose nothing
-        said = ("mall.n.stay.no_destination", state.round, seat)
-        return evolve(state, turn=state.turn + 1, told=state.told + (said,))
+        said = line(state.round, "mall.n.stay.no_destination", colour=seat)
+        return evolve(state, turn=state.turn + 1, narration=state.narration + (said,))
     if not prompts.move_options(state, seat):  # nothing of his can move
-        said = ("mall.n.stay.none", state.round, seat, state.destinations[seat])
-        return evolve(state, turn=state.turn + 1, told=state.told + (said,))
+        said = line(state.round, "mall.n.stay.none", colour=seat, location=state.destinations[seat])
+        return evolve(state, turn=state.turn + 1, narration=state.narration + (said,))
     return None
 
 
@@ -592,15 +613,16 @@ def _attack_start(state: State) -> State:
         top = max(counts.values())
         if top == 0:
             if what == "pinups":
-                lines.append(("mall.n.attraction.no_pinups", r))
+                lines.append(line(r, "mall.n.attraction.no_pinups"))
             continue
         leaders = [loc for loc, n in counts.items() if n == top]
         if len(leaders) == 1:
             zombies[leaders[0] - 1] += 1
-            lines.append((f"mall.n.put.{what}", r, leaders[0], 1, top))
+            lines.append(line(r, f"mall.n.put.{what}", act=True, location=leaders[0], count=1, most=top))
         else:
-            lines.append((f"mall.n.attraction.tie_{what}", r, leaders, top))
-    return evolve(state, zombies=tuple(zombies), location=1, step=Step.BREACH, told=state.told + tuple(lines))
+            lines.append(line(r, f"mall.n.attraction.tie_{what}", locations=leaders, most=top))
+    return evolve(state, zombies=tuple(zombies), location=1, step=Step.BREACH,
+                  narration=state.narration + tuple(lines))
 
 
 def _breach(state: State) -> State:
@@ -616,22 +638,22 @@ def _breach(state: State) -> State:
         if there == 0:
             return _next_location(state)
         if not state.visible_colours(loc):
-            return _next_location(state, ("mall.n.all_hidden.parking", r, loc, there))
-        said = ("mall.n.parking.eats", r, loc, there)
+            return _next_location(state, line(r, "mall.n.all_hidden.parking", location=loc, count=there))
+        said = line(r, "mall.n.parking.eats", location=loc, count=there)
     else:
         defence = state.defence(loc)
         if there >= defence:
-            said = ("mall.n.breach.defence", r, loc, there, defence)
+            said = line(r, "mall.n.breach.defence", location=loc, count=there, defence=defence)
         elif loc == SUPERMARKET and there >= SUPERMARKET_BREACH:
-            said = ("mall.n.breach.supermarket", r, loc, there, SUPERMARKET_BREACH, defence)
+            said = line(r, "mall.n.breach.supermarket", location=loc, count=there, limit=SUPERMARKET_BREACH,
+                        defence=defence)
         else:
-            return _next_location(state, ("mall.n.hold", r, loc, there, defence))
-    told = state.told + (said,)
+            return _next_location(state, line(r, "mall.n.hold", location=loc, count=there, defence=defence))
     present = {c.colour for c in state.at(loc)}
     seats = tuple(p for p in state.clockwise() if p in present and state.hands[p] > 0)
     if not seats:
-        return evolve(state, step=Step.AFTER_WINDOW, told=told)
-    return evolve(state, window=Window("attack", loc, seats), step=Step.WINDOW, told=told)
+        return evolve(state, step=Step.AFTER_WINDOW, narration=state.narration + (said,))
+    return evolve(state, window=Window("attack", loc, seats), step=Step.WINDOW, narration=state.narration + (said,))
 
 
 def _after_window(state: State) -> State:
@@ -639,28 +661,30 @@ def _after_window(state: State) -> State:
     r = state.round
     if loc == PARKING:
         if state.zombies[loc - 1] == 0:
-            said = ("mall.n.repelled.parking", r, loc)
-            return evolve(state, step=Step.NEXT, threats={}, told=state.told + (said,))
+            said = line(r, "mall.n.repelled.parking", location=loc)
+            return evolve(state, step=Step.NEXT, threats={}, narration=state.narration + (said,))
     elif not state.breached(loc):
-        said = ("mall.n.repelled", r, loc, state.zombies[loc - 1], state.defence(loc))
-        return evolve(state, step=Step.NEXT, threats={}, told=state.told + (said,))
+        said = line(r, "mall.n.repelled", location=loc, count=state.zombies[loc - 1], defence=state.defence(loc))
+        return evolve(state, step=Step.NEXT, threats={}, narration=state.narration + (said,))
     if not state.visible_colours(loc):  # everyone there is hidden
-        key = "mall.n.all_hidden.parking" if loc == PARKING else "mall.n.all_hidden"
-        said = (key, r, loc, state.zombies[loc - 1])
-        return evolve(state, step=Step.NEXT, threats={}, told=state.told + (said,))
+        said = line(r, "mall.n.all_hidden.parking" if loc == PARKING else "mall.n.all_hidden", location=loc,
+                    count=state.zombies[loc - 1])
+        return evolve(state, step=Step.NEXT, threats={}, narration=state.narration + (said,))
     return _start_vote(state, "victim", loc)
 
 
-def _next_location(state: State, *lines) -> State:
+def _next_location(state: State, *lines: Line) -> State:
+    """On to the next location, after `lines` said why this one is done."""
     loc = state.location
     if loc == PARKING and state.zombies[PARKING - 1]:
         zombies = list(state.zombies)
         # The Parking's zombies leave, even if they ate nobody.
-        lines += (("mall.n.remove.parking", state.round, PARKING, zombies[PARKING - 1]),)
+        lines += (line(state.round, "mall.n.remove.parking", act=True, location=PARKING, count=zombies[PARKING - 1]),)
         zombies[PARKING - 1] = 0
-        state = evolve(state, zombies=tuple(zombies))
+        return evolve(state, zombies=tuple(zombies), location=loc + 1, step=Step.BREACH, threats={},
+                      narration=state.narration + lines)
     if lines:
-        return evolve(state, location=loc + 1, step=Step.BREACH, threats={}, told=state.told + tuple(lines))
+        return evolve(state, location=loc + 1, step=Step.BREACH, threats={}, narration=state.narration + lines)
     return evolve(state, location=loc + 1, step=Step.BREACH, threats={})
 
 
@@ -675,16 +699,16 @@ def _round_end(state: State) -> State:
         loc = state.destinations.get(p)
         if loc and state.is_open(loc):
             zombies[loc - 1] += 1
-            lines.append(("mall.n.put.zombie_player", r, loc, 1, p))
+            lines.append(line(r, "mall.n.put.zombie_player", act=True, location=loc, count=1, colour=p))
         elif loc:
-            lines.append(("mall.n.zombie_player.closed", r, p, loc))
-    state = evolve(state, zombies=tuple(zombies), told=state.told + tuple(lines))
+            lines.append(line(r, "mall.n.zombie_player.closed", colour=p, location=loc))
+    state = evolve(state, zombies=tuple(zombies), narration=state.narration + tuple(lines))
     if state.rescued():
         return finish(state)
     return evolve(
         state,
-        narration=state.narration + state.told + (("mall.n.round", r + 1, r + 1),),  # the round told
-        told=(),
+        earlier=state.earlier + state.narration + (line(r + 1, "mall.n.round", round=r + 1),),  # the round told
+        narration=(),
         round=state.round + 1,
         phase=Phase.TRUCK,
         step=Step.START,

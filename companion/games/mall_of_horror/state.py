@@ -8,7 +8,7 @@ from functools import wraps
 from typing import TypeVar
 
 from companion.ballot import Ballot
-from companion.contract import IllegalAction
+from companion.contract import IllegalAction, Line, Narrated
 from companion.games.checks import described, name_of, same, word
 
 from .board import (
@@ -134,7 +134,7 @@ class Window:
 
 
 @dataclass(frozen=True)
-class State:
+class State(Narrated):
     players: tuple[str, ...]  # seating order, clockwise
     options: Options
     chief: str
@@ -169,11 +169,23 @@ class State:
     drawn: int = 0  # cards the truck searcher drew
     revealed: Vote | None = None  # the last ballot revealed, with every ballot in it
     winners: tuple[str, ...] = ()
-    # The whole game's narration, oldest first: one narration.Entry (key, round, *values) per line; every step
-    # says itself (see engine). The rounds before this one are in `narration`, this round's lines in `told`
-    # (adding a line copies only this round's). Read it all as base.Line with narration.lines(state).
-    narration: tuple[tuple, ...] = ()
-    told: tuple[tuple, ...] = ()
+    # The whole game's narration, oldest first, one contract.Line per line, made when it is said (every step says
+    # itself: see engine): the rounds before this one in `earlier`, this round's lines in `narration`, where
+    # Narrated's `say` adds them (so adding a line copies only this round's). Read it all with
+    # `mall_of_horror.narration(state)`.
+    earlier: tuple[Line, ...] = ()
+    narration: tuple[Line, ...] = ()
+
+    def evolve(self, **changes: object) -> State:
+        """`dataclasses.replace`, without re-running __init__: the engine makes thousands of states a game (Narrated's
+        `say` evolves with it too). A state holds its fields and nothing else (no cache rides in it)."""
+        fields = self.__dict__.copy()
+        fields.update(changes)
+        if len(fields) != _FIELD_COUNT:  # a name that is no field added a key
+            raise TypeError(f"State has no field(s) {sorted(fields.keys() - _STATE_FIELDS)}")
+        new = object.__new__(State)
+        object.__setattr__(new, "__dict__", fields)
+        return new
 
     # -- questions ------------------------------------------------------------------------------------------
 
@@ -239,17 +251,10 @@ class State:
 
 
 _STATE_FIELDS = frozenset(State.__dataclass_fields__)
+_FIELD_COUNT = len(_STATE_FIELDS)
 
 
-def evolve(state: State, **changes: object) -> State:
-    """`dataclasses.replace` for State, without re-running __init__: the engine makes thousands per game."""
-    if not changes.keys() <= _STATE_FIELDS:
-        raise TypeError(f"State has no field(s) {sorted(changes.keys() - _STATE_FIELDS)}")
-    fields = state.__dict__.copy()
-    fields.update(changes)
-    new = object.__new__(State)
-    object.__setattr__(new, "__dict__", fields)
-    return new
+evolve = State.evolve  # the engine's evolve(state, **changes)
 
 
 Made = TypeVar("Made")
