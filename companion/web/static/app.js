@@ -210,13 +210,12 @@
     return out;
   }
 
-  // -- hold to peek, or tap to open ------------------------------------------------------------------------
-  // The secret is put in the page only while it is shown, and removed when it is not, so it is never in the page
-  // for a neighbour to read. Two ways to show it: held (a finger, the mouse or a key down: shown until released),
-  // or a plain activation (a tap, a screen reader's double-tap, a switch, Enter: shown until activated again or
-  // OPEN_FOR passes), then said once by this phone's own voice (#say).
+  // -- a secret: held, or opened by a plain activation -----------------------------------------------------
+  // The secret is in the page only while shown, so it is never there for a neighbour to read. Held (a finger, the
+  // mouse or a key down) it shows until let go; a plain activation (a tap, a screen reader's double-tap, a switch,
+  // Enter) opens it until activated again or OPEN_FOR passes, and this phone's own voice (#say) says it once.
 
-  const HOLD_MS = 300;  // a press at least this long is a hold: its release hides the secret again
+  const HOLD_MS = 300;  // a press this long is a hold: its release hides the secret again
   const OPEN_FOR = 10000;
   const peeks = new Set();
 
@@ -224,90 +223,84 @@
     const wrap = h("div", { class: "peek" });
     const button = h("button", { type: "button", class: "peek-button", "aria-expanded": "false" }, label);
     let shown = null;
-    let mode = null;  // "held" or "open" while shown
-    let press = null;  // the press going on: {at, onOpen}
-    let pressed = null;  // the press that just ended: {at, long, onOpen}; the click that follows belongs to it
-    let timer = null;
-    const hide = () => {
+    let open = false;
+    let press = 0;  // when the press going on began (-1: on an open secret)
+    let ended = null;  // the press that just ended: the click after it belongs to it
+    let timer = 0;
+    const entry = { wrap, hide, held: () => shown && !open };
+    function hide() {
       clearTimeout(timer);
-      timer = null;
-      if (shown) {
-        unspeak(spokenLines(shown));
-        shown.remove();
-      }
+      if (shown) hush();
+      if (shown) shown.remove();
       shown = null;
-      mode = null;
+      open = false;
       button.classList.remove("held");
       button.setAttribute("aria-expanded", "false");
       peeks.delete(entry);
-    };
-    const show = (how) => {
+    }
+    function show(opening) {
       if (!shown) {
-        shown = h("div", { class: "peek-secret" }, secret());
-        shown.addEventListener("click", hide);  // open, it takes touches: a tap on it closes it
+        shown = h("div", { class: "peek-secret", onclick: hide }, secret());  // open, a tap on it closes it
         wrap.append(shown);
-        button.setAttribute("aria-expanded", "true");
         peeks.add(entry);
+        button.setAttribute("aria-expanded", "true");
       }
-      // Above the finger (a finger on the button hides what is under it), over the page: nothing moves.
-      // Above the button when there is room; else, held, from the top of the screen, over the page (it lets
-      // every touch through, so the finger keeps holding the button); open, below the button if it fits there
-      // (the button stays in sight, to close it again).
+      open = opening;
+      // Above the finger (it hides what is under it), over the page: nothing moves. Above the button when there
+      // is room; else, held, from the top of the screen (it lets touches through: the finger keeps holding);
+      // open, below the button if it fits (the button stays in sight, to close it).
       const box = button.getBoundingClientRect();
-      const high = window.innerHeight || document.documentElement.clientHeight;
-      shown.style.top = shown.style.bottom = "";
-      if (box.top - 16 >= shown.offsetHeight) shown.style.bottom = Math.round(high - box.top + 8) + "px";
-      else if (how === "open" && box.bottom + 8 + shown.offsetHeight <= high) {
-        shown.style.top = Math.round(box.bottom + 8) + "px";
-      } else shown.style.top = "4px";
-      mode = how;
-      button.classList.toggle("held", how === "held");
-      shown.classList.toggle("open", how === "open");
-      if (how === "open") {
+      const high = window.innerHeight;
+      const style = shown.style;
+      style.top = style.bottom = "";
+      if (box.top - 16 >= shown.offsetHeight) style.bottom = Math.round(high - box.top + 8) + "px";
+      else style.top = (open && box.bottom + 8 + shown.offsetHeight <= high ? Math.round(box.bottom + 8) : 4) + "px";
+      button.classList.toggle("held", !open);
+      shown.classList.toggle("open", open);
+      if (open) {
         clearTimeout(timer);
         timer = setTimeout(hide, OPEN_FOR);
-        speak(spokenLines(shown), SECRET);  // said once, by this phone alone
+        speak(spoken(shown));
       }
-    };
+    }
     const down = (event) => {
-      if (event.repeat) { event.preventDefault(); return; }  // a key held down repeats: still the one press
-      press = { at: performance.now(), onOpen: mode === "open" };
-      if (mode !== "open") show("held");
+      if (event.repeat) return event.preventDefault();  // a key held down: still the one press
+      press = open ? -1 : performance.now();
+      if (!open) show(false);
     };
     const up = () => {
       if (!press) return;
-      pressed = { at: performance.now(), long: performance.now() - press.at >= HOLD_MS, onOpen: press.onOpen };
-      press = null;
-      if (mode === "held") hide();
+      ended = { at: performance.now(), tap: press > 0 && performance.now() - press < HOLD_MS, closing: press < 0 };
+      press = 0;
+      if (entry.held()) hide();
     };
     const gone = () => {  // the finger slid off, the system took the touch, the focus left: a hold ends
-      press = null;
-      if (mode === "held") hide();
+      press = 0;
+      if (entry.held()) hide();
     };
-    button.addEventListener("pointerdown", (e) => { if (e.isPrimary !== false) { e.preventDefault(); down(e); } });
+    const key = (handle) => (event) => { if (event.key === " " || event.key === "Enter") handle(event); };
+    button.addEventListener("pointerdown", (event) => { if (event.isPrimary !== false) { event.preventDefault(); down(event); } });
     button.addEventListener("pointerup", up);
     for (const kind of ["pointerleave", "pointercancel", "blur"]) button.addEventListener(kind, gone);
-    button.addEventListener("keydown", (e) => { if (e.key === " " || e.key === "Enter") down(e); });
-    button.addEventListener("keyup", (e) => { if (e.key === " " || e.key === "Enter") up(); });
-    button.addEventListener("contextmenu", (e) => e.preventDefault());
+    button.addEventListener("keydown", key(down));
+    button.addEventListener("keyup", key(up));
+    button.addEventListener("contextmenu", (event) => event.preventDefault());
     button.addEventListener("click", (event) => {
       event.preventDefault();
-      const last = pressed;
-      pressed = null;
-      if (press && mode === "held") {  // Enter: the click comes while the key is still down
-        press = null;
-        show("open");
-        return;
+      const last = ended;
+      ended = null;
+      if (press > 0 && entry.held()) {  // Enter: the click comes while the key is still down
+        press = 0;
+        show(true);
+      } else if (last && performance.now() - last.at < 1000) {  // the click that ends a press
+        if (last.closing) hide();
+        else if (last.tap) show(true);  // a short tap: a plain activation (a hold that ended stays hidden)
+      } else if (shown) {
+        hide();  // a click alone: a screen reader, a switch, a script
+      } else {
+        show(true);
       }
-      if (last && performance.now() - last.at < 1000) {  // the click that ends a press
-        if (last.onOpen) hide();  // a tap on the button of an open secret closes it
-        else if (!last.long) show("open");  // a short tap: a plain activation
-        return;  // a hold that ended
-      }
-      if (mode) hide();  // a click alone: a screen reader, a switch, a script
-      else show("open");
     });
-    const entry = { wrap, hide, held: () => mode === "held" };
     wrap.append(button);
     return wrap;
   }
@@ -328,49 +321,41 @@
   window.addEventListener("pointercancel", releaseHeld);
   window.addEventListener("blur", hideAllPeeks);
 
-  // -- this phone's own voice: one polite announcement at a time (a new question, a secret opened, a receipt) ---
+  // -- this phone's own voice: one polite announcement at a time (a receipt, a new question, a secret) -------
 
   const announcer = document.getElementById("say");
-  const voice = { parts: [], timer: null };
-  const RECEIPT = 0;
-  const QUESTION = 1;
-  const SECRET = 2;
+  let voice = [];
+  let voiceTimer = 0;
 
-  // Said once, politely: what is said within a moment is one announcement (a receipt before the next question).
-  // `lines`: a sentence, or the lines of a secret (each its own paragraph: a screen reader pauses between them).
-  function speak(lines, rank) {
-    const said = (Array.isArray(lines) ? lines : [lines]).filter(Boolean);
-    if (!announcer || !said.length) return;
-    if (!voice.timer) {
-      voice.parts = [];
-      announcer.replaceChildren();  // the same words said again are said again
+  // What is said within a moment is one announcement, a receipt (`first`) before the question after it.
+  function speak(lines, first) {
+    if (!announcer) return;
+    if (!voiceTimer) {
+      voice = [];
+      announcer.textContent = "";  // the same words said again are said again
     }
-    voice.parts.push({ lines: said, rank });
-    clearTimeout(voice.timer);
-    voice.timer = setTimeout(() => {
-      voice.timer = null;
-      announcer.replaceChildren(...voice.parts.sort((a, b) => a.rank - b.rank)
-        .flatMap((part) => part.lines.map((line) => h("p", {}, line))));
+    voice[first ? "unshift" : "push"](...[].concat(lines));
+    clearTimeout(voiceTimer);
+    voiceTimer = setTimeout(() => {
+      voiceTimer = 0;
+      announcer.replaceChildren(...voice.map((line) => h("p", {}, line)));  // a pause between lines
     }, 60);
   }
 
-  // What a screen reader says of a node, line by line: its text without what is hidden from it (a colour's
-  // symbol), a space between its pieces.
-  function spokenLines(node) {
+  // A secret closed again leaves the voice too.
+  function hush() {
+    clearTimeout(voiceTimer);
+    voiceTimer = 0;
+    if (announcer) announcer.textContent = "";
+  }
+
+  // What a screen reader says of a secret, line by line: no colour's symbol, a space between the pieces.
+  function spoken(node) {
     const copy = node.cloneNode(true);
     for (const hidden of copy.querySelectorAll("[aria-hidden=true]")) hidden.remove();
     for (const piece of copy.querySelectorAll("*")) piece.after(" ");
-    const text = (n) => n.textContent.replace(/\s+/g, " ").trim();
-    const kinds = ".secret-line, li, h3, p";
-    const lines = [...copy.querySelectorAll(kinds)].filter((n) => !n.querySelector(kinds)).map(text).filter(Boolean);
-    return lines.length ? lines : [text(copy)].filter(Boolean);
-  }
-
-  // Words that must not stay in the page (a secret closed again) leave the voice too.
-  function unspeak(lines) {
-    const gone = JSON.stringify(lines);
-    voice.parts = voice.parts.filter((part) => JSON.stringify(part.lines) !== gone);
-    if (announcer && lines.some((line) => announcer.textContent.includes(line))) announcer.replaceChildren();
+    const lines = [...copy.querySelectorAll(".secret-line, li, h3")];
+    return (lines.length ? lines : [copy]).map((n) => n.textContent.replace(/\s+/g, " ").trim());
   }
 
   // What a board renderer may use: the page's words and its building blocks.
@@ -399,41 +384,23 @@
 
   const drawn = new Map();
 
-  // -- focus survives a redraw: the control that had it, drawn anew, has it again --------------------------
-  // A control is known by what it does (its answer, its card, its seat...), not by its place or its state.
-  const NAMES = ["id", "data-answer", "data-choice", "data-card", "data-item", "data-to", "data-seat", "data-option",
-    "data-where", "type"];
-  const STATES = new Set(["armed", "chosen", "on", "held"]);
+  // -- focus survives a redraw: the control that had it, drawn anew, has it again ----------------------------
+  // A control is known by what it does (its answer, card, seat...), not by its state; gone, the new question's
+  // title or the section's first words take the focus, never the top of the page.
 
-  function identity(node) {
-    return [node.tagName, ...NAMES.map((name) => node.getAttribute(name) || ""),
-      [...node.classList].filter((c) => !STATES.has(c)).sort().join(".")].join("|");
-  }
+  const keyOf = (n) => [n.tagName, (n.getAttribute("class") || "").replace(/\b(armed|chosen|on|held)\b/g, "").trim(),
+    ...["id", "data-answer", "data-choice", "data-card", "data-item", "data-to", "data-seat", "type"].map((a) =>
+      n.getAttribute(a))].join("|");
+  const alike = (node, key) => [...node.querySelectorAll("*")].filter((n) => keyOf(n) === key);
+  let focusedTitle = false;  // a new question's title took the focus (it is read there: not said again)
 
-  function twins(root, wanted) {
-    return [...root.querySelectorAll(wanted.tagName)].filter((n) => identity(n) === identity(wanted));
-  }
-
-  let focusedTitle = false;  // focus went to a new question's title (it is read there: no announcement)
-
-  function refocus(node, before) {
-    if (!before) return;
-    const [old, index] = before;
-    const same = twins(node, old)[index] || null;
-    if (same && !same.disabled) {
-      if (!same.matches("button, input, select, textarea, a[href], summary, [tabindex]")) {
-        same.setAttribute("tabindex", "-1");  // words that had the focus (a title, a receipt) take it again
-      }
-      same.focus({ preventScroll: true });
-      return;
-    }
-    // Gone (the question closed, a step of the cards passed): to the new question's title, or the section's
-    // first words, never to the top of the page.
-    const target = node.querySelector(".question-title, h2, h3, p") || null;
+  function refocus(node, key, index) {
+    const same = alike(node, key)[index];
+    const target = same && !same.disabled ? same : node.querySelector(".question-title, h2, h3, p");
     if (!target) return;
-    target.setAttribute("tabindex", "-1");
+    if (!target.matches("button, input, select, summary, a, [tabindex]")) target.tabIndex = -1;
     target.focus({ preventScroll: true });
-    if (target.classList.contains("question-title")) focusedTitle = true;
+    if (target !== same && target.matches(".question-title")) focusedTitle = true;
   }
 
   function section(id, key, build) {
@@ -443,13 +410,13 @@
     if (drawn.get(id) === full) return;
     drawn.set(id, full);
     const active = document.activeElement;
-    const before = active && active !== node && node.contains(active) ? [active, twins(node, active).indexOf(active)]
-      : null;
+    const held = active !== node && node.contains(active) && keyOf(active);
+    const index = held ? alike(node, held).indexOf(active) : 0;
     const children = [build()].flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false);
     node.replaceChildren(...children);
     node.hidden = children.length === 0;
     sweepPeeks();
-    if (!node.hidden) refocus(node, before);
+    if (held && !node.hidden) refocus(node, held, index);
   }
 
   function redraw() {
@@ -740,7 +707,7 @@
         if (choice.confirm === true && !armed) {
           app.armed = asked + answer;
           paint();
-          speak(t("page.confirm_again", { choice: choice.label }), RECEIPT);
+          speak(t("page.confirm_again", { choice: choice.label }), true);
           return;
         }
         app.armed = null;
@@ -1231,7 +1198,7 @@
           // A secret answer: the focus goes to its receipt, so that no ring around the answer tells a neighbour.
           app.toReceipt = asked && asked.id === sent.question && (asked.secret || asked.kind === "ballot")
             ? sent.question : false;
-          speak(sent.label === null ? t("page.answer_received") : t("page.you_chose", { choice: sent.label }), RECEIPT);
+          speak(sent.label === null ? t("page.answer_received") : t("page.you_chose", { choice: sent.label }), true);
         }
         if (!message.question && app.hostPending) app.hostNote = t("page.done");
         app.hostPending = false;
@@ -1269,17 +1236,13 @@
     }
     focusedTitle = false;
     paint();
-    if (app.toReceipt) {  // (the receipt is drawn once the table's new view says the answer is in)
-      const question = app.view && app.view.question;
+    if (app.toReceipt) {  // the receipt is drawn once the table's new view says the answer is in
+      const here = app.view && app.view.question && app.view.question.id === app.toReceipt;
       const receipt = document.querySelector("#question .received");
-      if (!question || question.id !== app.toReceipt) {
-        app.toReceipt = false;
-      } else if (receipt) {
-        app.toReceipt = false;
-        if (document.getElementById("question").contains(document.activeElement)) {
-          receipt.setAttribute("tabindex", "-1");
-          receipt.focus({ preventScroll: true });
-        }
+      if (!here || receipt) app.toReceipt = false;
+      if (here && receipt && document.getElementById("question").contains(document.activeElement)) {
+        receipt.tabIndex = -1;
+        receipt.focus({ preventScroll: true });
       }
     }
     announceQuestion();
@@ -1291,7 +1254,7 @@
     const question = app.role === "seat" && !app.notice && !app.waiting && app.view ? app.view.question : null;
     if (!question || question.id === app.announced) return;
     app.announced = question.id;
-    if (!focusedTitle) speak(t("page.new_question", { question: question.title }), QUESTION);
+    if (!focusedTitle) speak(t("page.new_question", { question: question.title }));
   }
 
   function onError(message) {
