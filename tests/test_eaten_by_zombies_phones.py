@@ -21,7 +21,7 @@ LOCALES = {"red": "en-GB", "yellow": "zh-CN", "blue": "zh-TW"}
 def shows_narration(phone, lines: list[dict]) -> None:
     """Every line is on the phone's screen, in its language (the page adds each colour's symbol)."""
     def shown() -> bool:
-        items = phone.page.locator("#narration li").all_text_contents()
+        items = phone.page.locator("#narration li .line-text").all_text_contents()  # (beside it: "Why?")
         on_screen = {" ".join(bare(item).replace("☛", "").split()) for item in items}
         return all(" ".join(said(line, phone.lang).split()) in on_screen for line in lines)
     phone.wait_until(shown, "the narration")

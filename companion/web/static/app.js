@@ -593,8 +593,7 @@
   // A question by its kind: pick, ballot, cards, number or assign. `where` keeps the host's apart.
   function questionBlock(question, where) {
     const online = app.status === "connected";
-    const out = [h(where === "seat" ? "h2" : "h4", { class: "question-title" }, rich(question.title)),
-      where === "seat" ? whyOf(question) : null];
+    const out = [h(where === "seat" ? "h2" : "h4", { class: "question-title" }, rich(question.title))];
     if (Array.isArray(question.facts) && question.facts.length) {
       out.push(h("ul", { class: "facts" }, question.facts.map((fact) => h("li", {}, rich(fact)))));
     }
@@ -634,6 +633,7 @@
         h("p", { class: "hint" }, t(ballot ? "page.change_vote" : "page.change_answer")),
       ] : h("p", { class: "hint secret-hint" }, t("page.secret_answer"))));
     }
+    if (where === "seat") out.push(whyOf(question));  // the rule behind it, below the answers
     return out;
   }
 
@@ -799,7 +799,7 @@
     const prompt = view.prompt;
     if (!prompt || !Array.isArray(prompt.waiting) || !prompt.waiting.length) return [];
     const me = app.role === "seat" ? app.seat : null;
-    const title = prompt.title && !view.question ? h("p", { class: "prompt-title" }, rich(prompt.title), whyOf(prompt))
+    const title = prompt.title && !view.question ? [h("p", { class: "prompt-title" }, rich(prompt.title)), whyOf(prompt)]
       : null;
     return [title, h("p", { class: "waiting-seats" }, h("span", { class: "label" }, t("page.waiting_on")), " ",
       listOf(prompt.waiting.map((s) => s === me
