@@ -18,6 +18,7 @@ import io
 import logging
 import os
 import struct
+import time
 from functools import cache
 from pathlib import Path
 
@@ -26,6 +27,7 @@ import platformdirs
 log = logging.getLogger("companion.ui.fonts")
 
 FACES = {"zh-Hans": "Noto Sans CJK SC", "zh-Hant": "Noto Sans CJK TC"}
+STALE_FONT = 3600.0  # seconds after which a face cut for another catalogue is removed
 CJK_FILES = (
     "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",  # Debian, Raspberry Pi OS, Ubuntu
     "/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",  # Arch, Fedora
@@ -105,8 +107,10 @@ def cjk_face(family: str) -> str | None:
             partial = made.with_suffix(f".{os.getpid()}.part")  # two processes making it at once each write their own
             partial.write_bytes(face)
             partial.replace(made)
-            for old in made.parent.glob(f"{stem}-*.otf"):  # those of earlier catalogues
-                if old != made:
+            for old in made.parent.glob(f"{stem}-*.otf"):  # those of earlier catalogues, once nobody uses them:
+                # a process of another catalogue (a game only the tests know, or a box being updated) may be
+                # reading one now; an hour on, it has long opened it or gone
+                if old != made and time.time() - old.stat().st_mtime > STALE_FONT:
                     old.unlink(missing_ok=True)
             return str(made)
         except (OSError, struct.error, ValueError) as error:
