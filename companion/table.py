@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from companion.contract import Game, GameState, IllegalAction, Line, Message, Refusal, record_of
+from companion.contract import Game, GameState, IllegalAction, Line, Message, Prompt, Refusal, record_of
 from companion.cup import DiceCup, Roll
 from companion.rulebook import Rules, first_met
 from companion.store import EventStore, GameRecord, StorageError, StoreError
@@ -335,6 +335,7 @@ class Table:
 
     def _fold(self, event: dict, after: Any = None) -> None:
         before = self.state
+        asked = self.rules.prompt(before) if "answer" in event else None  # what the answer answered
         self._shared = None
         self.state = after if after is not None else self._folded(event)
         if "undo" in event:
@@ -342,12 +343,11 @@ class Table:
             # What the undo took back is said until the next answer (a resumed table says it too).
             kept = len(self.rules.narration(self.state))
             self.undone = [entry for entry in self.rules.narration(before)[kept:] if not entry.seats]
-        elif "answer" in event and self._takes_back(before, event["answer"]):
+        elif "answer" in event and self._takes_back(asked, event["answer"]):
             self._undoable.append(before)
         else:
             self._undoable.clear()  # the cup rolled, or a secret answer: no undo past it
         if "answer" in event:
-            asked = self.rules.prompt(before)
             if asked is not None and asked.title is not None:
                 self._answered.append(asked.title)
             self.undone = []
@@ -363,12 +363,12 @@ class Table:
             for cup_roll in self.rolls:
                 cup_roll.revealed = True
 
-    def _takes_back(self, before: Any, action: dict) -> bool:
-        """A public answer can be taken back; a secret one (a ballot, a secret destination) cannot."""
+    @staticmethod
+    def _takes_back(asked: Prompt | None, action: dict) -> bool:
+        """A public answer (to `asked`) can be taken back; a secret one (a ballot, a secret destination) cannot."""
         if "close" in action:
             return False
-        prompt = self.rules.prompt(before)
-        return prompt is not None and not prompt.secret
+        return asked is not None and not asked.secret
 
     # -- views ----------------------------------------------------------------------------------------------
 

@@ -197,3 +197,14 @@ def test_an_answer_is_checked_once_and_a_stored_one_once_more_when_read_back(nam
         again.load(record)
     assert checks.count == stored and again.record() == table.record()
     again.store.close()
+
+
+def test_a_line_made_by_contract_line_is_the_line_the_dataclass_makes():
+    """`line` (and so every game's `say`) builds a Line without the dataclasses' __init__, for speed: the same Line."""
+    from companion.contract import Line, Message, line
+
+    made = line(3, "toy.n.die", act=True, seats=["red"], number=5)
+    built = Line(Message("toy.n.die", {"number": 5}), 3, True, ("red",))
+    assert made == built and made.to_json() == built.to_json()
+    assert made.seats == ("red",) and type(made.seats) is tuple
+    assert line(1, "toy.n.die") == Line(Message("toy.n.die", {}), 1)

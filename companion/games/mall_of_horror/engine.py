@@ -9,7 +9,7 @@ deterministic: the same events always fold to the same state. Every step says wh
 from __future__ import annotations
 
 from companion.ballot import Ballot
-from companion.contract import IllegalAction, Line
+from companion.contract import IllegalAction, Line, line
 from companion.games.checks import sent
 
 from . import prompts
@@ -33,7 +33,7 @@ from .board import (
     characters_for,
     rescue_at,
 )
-from .narration import ballot_messages, destination_messages, dice_arrivals, dice_lines, line
+from .narration import ballot_messages, destination_messages, dice_arrivals, dice_lines
 from .state import Character, Options, Phase, State, Step, Vote, Window, evolve
 
 PHASES = (Phase.TRUCK, Phase.CHIEF, Phase.ARRIVAL, Phase.DESTINATION, Phase.MOVE, Phase.ATTACK)  # of a round

@@ -26,11 +26,10 @@ its family.
 
 A line said on its own is said with the state's `say` (contract.Narrated): the setup, and the rare steps (a
 truck or a Security HQ with nobody to vote, a colour drawn by lot). The steps of every answer and of the attack,
-thousands a game, make their lines with `line` and add them in the one evolve that makes the step's state: a
-second evolve per line, and the dataclasses' __init__ behind `say`, made the rules bench about 14 % slower
-(callgrind). The state keeps this round's lines in `State.narration`, where `say` adds them, and the earlier
-rounds' in `State.earlier` (so adding a line copies only this round's); `lines(state)` is the whole game's,
-oldest first.
+thousands a game, make their lines with `contract.line` and add them in the one evolve that makes the step's
+state: a second evolve per line made the rules bench several per cent slower (callgrind). The state keeps this
+round's lines in `State.narration`, where `say` adds them, and the earlier rounds' in `State.earlier` (so adding a
+line copies only this round's); `lines(state)` is the whole game's, oldest first.
 """
 
 from __future__ import annotations
@@ -38,28 +37,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from companion.ballot import Ballot
-from companion.contract import Line, Message
+from companion.contract import Line, line
 
 ACT_FAMILIES = ("put", "remove", "place", "move", "kill", "close", "badge", "deck")
-
-_new = object.__new__
-
-
-def line(round_: int, key: str, act: bool = False, seats: tuple[str, ...] = (), **params: object) -> Line:
-    """`contract.line`, made without the dataclasses' __init__ (the engine says some 300 lines a game): equal to
-    `contract.line(round_, key, act, seats, **params)`. `seats` is a tuple already."""
-    message = _new(Message)
-    fields = message.__dict__
-    fields["key"] = key
-    fields["params"] = params
-    made = _new(Line)
-    fields = made.__dict__
-    fields["message"] = message
-    fields["round"] = round_
-    fields["act"] = act
-    fields["seats"] = seats
-    return made
-
 
 def nested(key: str, **values: object) -> dict:
     """A message inside a parameter (the catalogue renders it, and joins a list of them)."""
@@ -97,5 +77,4 @@ def lines(state) -> tuple[Line, ...]:
     return state.earlier + state.narration
 
 
-__all__ = ["ACT_FAMILIES", "ballot_messages", "destination_messages", "dice_arrivals", "dice_lines", "line", "lines",
-           "nested"]
+__all__ = ["ACT_FAMILIES", "ballot_messages", "destination_messages", "dice_arrivals", "dice_lines", "lines", "nested"]
