@@ -149,6 +149,15 @@ def open_secret(phone) -> None:
         button.evaluate("(b) => b.click()")
 
 
+def scripted(live, phones, game: str, seat: str):
+    """A table for the game's script in tests/scripts/, with `seat`'s phone and the host page: (table, actions, phone,
+    host)."""
+    script = json.loads((SCRIPTS / f"{game}.json").read_text(encoding="utf-8"))
+    table = live(name=game, players=script["players"], options=script["options"])
+    return (table, script["actions"], phones(table.seat_url(seat), viewport=SEAT, touch=True),
+            phones(table.host_url, viewport=HOST))
+
+
 def play(table, actions) -> None:
     for action in actions:
         table.answer(action)
@@ -193,11 +202,7 @@ def test_mall_of_horror_pages_pass_axe_and_reflow(live, phones):
 
 def test_eaten_by_zombies_pages_pass_axe_and_reflow(live, phones):
     audit = Audit("eaten-by-zombies")
-    script = json.loads((SCRIPTS / "eaten-by-zombies.json").read_text(encoding="utf-8"))
-    actions = script["actions"]
-    table = live(name="eaten-by-zombies", players=script["players"], options=script["options"])
-    blue = phones(table.seat_url("blue"), viewport=SEAT, touch=True)
-    host = phones(table.host_url, viewport=HOST)
+    table, actions, blue, host = scripted(live, phones, "eaten-by-zombies", "blue")
     play(table, actions[:14])
     wait_question(blue, "flip")
     check(audit, "pick", blue, host)
@@ -217,11 +222,7 @@ def test_eaten_by_zombies_pages_pass_axe_and_reflow(live, phones):
 
 def test_zombiegeddon_pages_pass_axe_and_reflow(live, phones):
     audit = Audit("zombiegeddon")
-    script = json.loads((SCRIPTS / "zombiegeddon.json").read_text(encoding="utf-8"))
-    actions = script["actions"]
-    table = live(name="zombiegeddon", players=script["players"], options=script["options"])
-    red = phones(table.seat_url("red"), viewport=SEAT, touch=True)
-    host = phones(table.host_url, viewport=HOST)
+    table, actions, red, host = scripted(live, phones, "zombiegeddon", "red")
     wait_question(red, "pre")
     check(audit, "question", red, host)
     play(table, actions[:11])

@@ -41,8 +41,9 @@ class RulesScreen(BaseScreen):
                 told = words.get(rule) or at_hand.words(rule)
                 title = say(_message(told["title"]))
                 heading = app.t("rules.first", title=title) if self.first else title
-                ids.title.text = heading if n == 0 else ids.title.text
-                if n:
+                if n == 0:
+                    ids.title.text = heading  # the first rule's heading is the screen's title
+                else:
                     box.add_widget(_text(heading, dp(18), ACT))
                 box.add_widget(_text(say(_message(told["text"])), dp(17)))
                 if now is not None:
