@@ -110,10 +110,15 @@ def line(round_: int, key: str, act: bool = False, seats: Sequence[str] = (), **
     """A line of the narration: equal to `Line(Message(key, params), round_, act, tuple(seats))`, made without the
     dataclasses' __init__ (a game says hundreds of lines, and `Narrated.say` makes each with this)."""
     message = _new(Message)
-    message.__dict__.update(key=key, params=params)
+    fields = message.__dict__
+    fields["key"] = key
+    fields["params"] = params
     made = _new(Line)
-    made.__dict__.update(message=message, round=round_, act=act,
-                         seats=seats if type(seats) is tuple else tuple(seats))
+    fields = made.__dict__
+    fields["message"] = message
+    fields["round"] = round_
+    fields["act"] = act
+    fields["seats"] = seats if type(seats) is tuple else tuple(seats)
     return made
 
 
