@@ -18,6 +18,7 @@ import threading
 import time
 from pathlib import Path
 from types import SimpleNamespace
+from urllib.parse import urlparse
 
 import pytest
 
@@ -751,8 +752,7 @@ def _keys_in(path: Path, prefix: str) -> set[str]:
 
 def test_every_word_the_page_uses_is_in_every_language_and_every_page_word_is_used():
     english = catalogue().messages["en"]
-    shell = STATIC / "app.js"
-    used = _keys_in(shell, "page.") | {f"page.status.{s}" for s in ("connecting", "connected", "reconnecting",
+    used = _keys_in(STATIC / "app.js", "page.") | _keys_in(STATIC / "host.js", "page.") | {f"page.status.{s}" for s in ("connecting", "connected", "reconnecting",
                                                                      "stopped")}
     used |= _keys_in(STATIC / "parts.js", "page.")  # the board parts' renderers
     for rules in sorted((ROOT / "companion" / "games" / "mall_of_horror").glob("*.py")):  # its board's words
@@ -894,7 +894,7 @@ def routed_phone(phones, url: str, **kwargs):
 
 
 def test_text_from_the_table_is_shown_as_text_never_as_html(live, phones):
-    for script in [STATIC / "app.js", STATIC / "parts.js", STATIC / "rules.js"]:
+    for script in sorted(STATIC.glob("*.js")):
         text = script.read_text()
         for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"):
             assert sink not in text, f"{script.name}: {sink}"
@@ -935,6 +935,28 @@ def test_the_wifi_name_is_shown_as_text_on_the_host_page(live, phones):
     assert host.page.evaluate("window.pwned") is None
 
 
+def test_a_seats_phone_fetches_one_script_and_one_style_sheet_and_only_the_host_fetches_the_hosts_tools(
+        live, phones):
+    table = live(position=ROUND, scripted=[ZOMBIE_DICE])
+    fetched: dict[str, list[str]] = {"red": [], "host": []}
+    red, host = phones(), phones()
+    for who, phone in (("red", red), ("host", host)):
+        phone.page.on("request", lambda request, who=who: fetched[who].append(urlparse(request.url).path))
+    red.open(table.seat_url("red"))
+    red.shows_question("vote")
+    expect(red.page.locator("#board")).to_be_visible()
+    host.open(table.host_url)
+    expect(host.page.locator("#close-ballot")).to_be_visible()  # the host's controls, drawn by host.js
+    expect(host.page.locator(".qr-card.seat").first).to_be_visible()
+    statics = {who: sorted(p for p in paths if p.startswith("/static/")) for who, paths in fetched.items()}
+    assert [p for p in statics["red"] if p.endswith((".js", ".css"))] == ["/static/page.css", "/static/page.js"]
+    assert {"/static/host.js", "/static/host.css"} <= set(statics["host"])
+    # The host's tools come after the page's own styles: they win a tie, as they did inside one style sheet.
+    sheets = host.page.evaluate("[...document.styleSheets].map((s) => new URL(s.href).pathname)")
+    assert sheets == ["/static/page.css", "/static/host.css"]
+    red.answer({"seat": "red", "vote": "blue"})  # the seat still answers from the one script
+
+
 def test_the_page_is_served_with_a_strict_content_security_policy_and_no_inline_code(live, phones):
     table = live(position=ROUND, scripted=[ZOMBIE_DICE])
     red = phones(table.seat_url("red"))
@@ -951,8 +973,8 @@ def test_the_page_is_served_with_a_strict_content_security_policy_and_no_inline_
     # The stylesheet and scripts run under that policy (a violation would be a console error: see the fixture).
     assert red.page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(22, 24, 29)"
     # What the page loads is governed by the page's policy: not sniffed as another type, and no policy of its own.
-    for static in ("app.js", "sha256.js", "style.css", "manifest.json", "parts.js", "parts.css", "rules.js",
-                   "rules.css", "../../i18n/vi.json"):
+    for static in ("page.js", "page.css", "host.js", "host.css", "app.js", "style.css", "manifest.json",
+                   "../../i18n/vi.json"):
         response = red.page.request.get(table.server.url(f"/static/{static}").replace("/static/../../", "/"))
         assert response.ok and response.headers["x-content-type-options"] == "nosniff", static
 
@@ -971,15 +993,19 @@ MALL_WORDS = re.compile(
     re.IGNORECASE)
 
 
+SHELL = sorted(path.name for path in STATIC.iterdir() if path.suffix in (".js", ".css", ".html"))
+
+
 def test_no_mall_of_horror_word_is_left_in_the_shell():
-    for name in ("app.js", "index.html", "style.css", "parts.js", "parts.css", "rules.js", "rules.css"):
+    assert {"app.js", "host.js", "parts.js", "rules.js", "index.html"} <= set(SHELL)
+    for name in SHELL:
         text = (STATIC / name).read_text()
         found = sorted({m.group(0) for m in MALL_WORDS.finditer(text)})
         assert not found, f"{name} knows Mall of Horror: {found}"
     # The game's names from its own catalogue too (in English, as a developer would write them).
     names = [text for key, text in catalogue().messages["en"].items() if isinstance(text, str)
              and re.match(r"mall\.(location|character|card)\.", key)]
-    for name in ("app.js", "index.html", "style.css", "parts.js", "parts.css", "rules.js", "rules.css"):
+    for name in SHELL:
         text = (STATIC / name).read_text()
         for word in names:
             word = re.sub(r"^\d+\s+", "", word)
@@ -992,8 +1018,8 @@ def test_without_its_board_renderer_the_page_still_shows_the_question_and_the_na
     table.answer({"seat": "red", "vote": "blue"})
     table.answer({"seat": "blue", "vote": "blue"})  # Blue is elected: some narration
     blue = phones()
-    blue.page.route(re.compile(r"/static/parts\.js$"), lambda route: route.fulfill(
-        status=200, body="", content_type="text/javascript"))  # the parts' renderers did not load
+    # The parts' renderers did not load (they are in the page's one script: the name they go by is held empty).
+    blue.page.add_init_script("Object.defineProperty(window, 'BoardParts', { get: () => undefined, set: () => {} })")
     blue.open(table.seat_url("blue"))
     blue.shows_question("chief")
     expect(blue.page.locator("#board .no-board")).to_have_text(say("page.no_board"))

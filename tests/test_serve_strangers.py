@@ -349,7 +349,7 @@ def test_the_page_on_the_wire_is_at_most_25_kb_for_every_game_and_nothing_anew_o
         figures = asyncio.run(pages_per_game(serve.base, serve.token("host")))
     assert set(figures) == set(GAMES)
     for game, page in figures.items():
-        assert page["responses"] >= 8, game  # the document, 2 styles, 3 scripts, the board's 2, manifest, icon
+        assert page["responses"] == 5, game  # the document, its styles and its scripts (bundles), manifest, icon
         assert page["page_bytes"] <= PAGE_GOAL, (game, page)
         assert page["rejoin_304"] == page["rejoin_requests"], (game, page)  # the words too
         assert page["rejoin_bytes"] < 4096, (game, page)

@@ -1,0 +1,274 @@
+// The host's tools on the page: the table's controls (close a ballot, undo, answer for a seat with no phone,
+// give a pad), the QR codes that seat the players, the links along the board, and a new game from the games' own
+// forms. Only the host's page fetches this file (app.js loads it for the host's link): a seat's phone never does.
+// It knows no game, and draws with the page's building blocks, as the board parts do (static/parts.js).
+"use strict";
+
+(function () {
+  // What only the host's page holds: the seat answered for, an open confirmation, the QR codes shown again, the
+  // new game being chosen.
+  const mine = {
+    answerFor: null,
+    confirmUndo: false,
+    confirmRenew: false,
+    shownQr: new Set(),  // seats with a device whose QR code is shown again anyway
+    newGame: { game: null, players: [], options: {}, open: false },
+  };
+
+  // The page's building blocks and its state, as app.js hands them over at each drawing.
+  let app, h, t, say, rich, chip, known, colourName, isMessage, list, section, paint, send, questionBlock, takeoverBox;
+
+  function draw(ctx) {
+    ({ app, h, t, say, rich, chip, known, colourName, isMessage, list, section, paint, send, questionBlock,
+      takeoverBox } = ctx);
+    const view = app.view;
+    section("host", hostKey(), hostControls);
+    section("join", JSON.stringify([app.host && [app.host.seats, app.host.spectator, app.host.wifi,
+      app.host.claimed], app.connected, view && view.players, [...mine.shownQr]]), () => app.host ? join() : []);
+    placeJoin();
+    section("hostnav", JSON.stringify([!!view, missingSeats().length]), () => hostNav(view));
+    section("newgame", JSON.stringify([view ? view.game || "" : null, mine.newGame, app.host && app.host.games]),
+      () => newGameForm(!view));
+  }
+
+  // On the table's screen the QR codes come right after the controls while a phone is missing, and go below
+  // the board once every seat is connected.
+  function placeJoin() {
+    const joinNode = document.getElementById("join");
+    const anchor = document.getElementById(missingSeats().length ? "over" : "newgame");
+    if (joinNode && anchor && joinNode.nextElementSibling !== anchor) anchor.before(joinNode);
+  }
+
+  function missingSeats() {
+    const seats = app.view && Array.isArray(app.view.players) ? app.view.players
+      : Object.keys((app.host && app.host.seats) || {});
+    return seats.filter((s) => !app.connected.includes(s));
+  }
+
+  function hostKey() {
+    const view = app.view;
+    return JSON.stringify([view && view.prompt, view && view.can_undo, view && view.players, app.connected,
+      app.host && [app.host.questions, app.host.pads, app.host.problems, app.host.takeovers], mine.answerFor,
+      app.hostNote, mine.confirmUndo, mine.confirmRenew, app.status, app.openCards, app.cardPick, app.armed, app.drafts]);
+  }
+
+  // What the table screen must see first: storage that takes no write, a missing pad hub, a device asking
+  // for a seat; and the renewal of the host link.
+  function hostAlerts() {
+    const host = app.host || {};
+    const out = [];
+    const problems = Array.isArray(host.problems) ? host.problems.filter(isMessage) : [];
+    if (problems.length) {
+      out.push(h("div", { class: "problems", role: "alert" }, h("h3", {}, t("faults.page.problems")),
+        h("ul", {}, problems.map((problem) => h("li", { "data-key": problem.key }, rich(problem))))));
+    }
+    const takeovers = host.takeovers && typeof host.takeovers === "object" ? host.takeovers : {};
+    for (const [seat, request] of Object.entries(takeovers)) {
+      out.push(takeoverBox(t("faults.page.host_asked", { seat }), (allow) =>
+        send({ type: "takeover", seat, request: String(request), allow }), "host:" + known(seat)));
+    }
+    return out;
+  }
+
+  function renewHost() {
+    if (!mine.confirmRenew) {
+      return h("button", { type: "button", id: "renew-host", class: "small",
+        onclick: () => { mine.confirmRenew = true; paint(); } }, t("faults.page.renew_host"));
+    }
+    return h("div", { class: "confirm", role: "alertdialog" },
+      h("p", {}, t("faults.page.renew_confirm")),
+      h("div", { class: "controls" },
+        h("button", { type: "button", id: "renew-yes", class: "danger",
+          onclick: () => { mine.confirmRenew = false; send({ type: "renew_host" }); } }, t("faults.page.renew_yes")),
+        h("button", { type: "button", id: "renew-cancel", onclick: () => { mine.confirmRenew = false; paint(); } },
+          t("page.cancel"))));
+  }
+
+  function hostControls() {
+    const view = app.view;
+    if (!view) {
+      return [hostAlerts(), app.hostNote ? h("p", { class: "received" }, app.hostNote) : null, renewHost()];
+    }
+    const prompt = view.prompt;
+    const players = Array.isArray(view.players) ? view.players : [];
+    const out = [h("h2", {}, t("page.host_title")), hostAlerts()];
+    out.push(h("p", { class: "phones" }, h("span", { class: "label" }, t("page.phones")), " ",
+      list(players.map((p) => h("span", { class: "phone " + (app.connected.includes(p) ? "on" : "off"),
+        "data-seat": known(p) }, chip(p), " ", app.connected.includes(p) ? "✓ " + t("page.connected")
+        : "✗ " + t("page.missing"))))));
+    const undoSteps = view.can_undo || 0;
+    out.push(h("div", { class: "controls" },
+      h("button", { type: "button", id: "close-ballot", disabled: !(prompt && prompt.kind === "ballot"),
+        onclick: () => send({ type: "close" }) }, t("page.close_ballot")),
+      h("button", { type: "button", id: "undo", disabled: undoSteps < 1 || mine.confirmUndo,
+        onclick: () => { mine.confirmUndo = true; paint(); } },
+      undoSteps ? t("page.undo_n", { count: undoSteps }) : t("page.undo"))));
+    if (mine.confirmUndo && undoSteps > 0) {
+      out.push(h("div", { class: "confirm", role: "alertdialog" },
+        h("p", {}, t("page.undo_confirm")),
+        h("div", { class: "controls" },
+          h("button", { type: "button", id: "undo-yes", class: "danger",
+            onclick: () => { mine.confirmUndo = false; send({ type: "undo", steps: 1 }); } }, t("page.undo_yes")),
+          h("button", { type: "button", id: "undo-cancel", onclick: () => { mine.confirmUndo = false; paint(); } },
+            t("page.cancel")))));
+    }
+    if (app.hostNote) out.push(h("p", { class: "received" }, app.hostNote));
+    const questions = (app.host && app.host.questions) || {};
+    const missing = prompt && Array.isArray(prompt.waiting)
+      ? prompt.waiting.filter((s) => !app.connected.includes(s) && questions[s]) : [];
+    const box = h("div", { class: "answer-for" }, h("h3", {}, t("page.answer_for")));
+    if (!missing.length) {
+      box.append(h("p", { class: "hint" }, t("page.answer_for_none")));
+    } else {
+      if (!missing.includes(mine.answerFor)) mine.answerFor = missing[0];
+      box.append(h("p", { class: "pick-seat" }, h("span", { class: "label" }, t("page.answer_for_pick")), " ",
+        list(missing.map((s) => h("button", { type: "button", class: "seat-pick" + (s === mine.answerFor ? " on" : ""),
+          "data-seat": known(s), "aria-pressed": s === mine.answerFor ? "true" : "false",
+          onclick: () => { mine.answerFor = s; paint(); } }, chip(s))))));
+      box.append(h("div", { class: "question" }, questionBlock(questions[mine.answerFor], "host")));
+    }
+    out.push(box);
+    if (app.host && app.host.pads) {  // a pad hub: "press any button on a pad to give it to ..."
+      out.push(h("p", { class: "give-pad" }, h("span", { class: "label" }, t("page.give_pad")), " ",
+        list(players.map((p) => h("button", { type: "button", class: "seat-pick", "data-seat": known(p),
+          onclick: () => send({ type: "give_pad", seat: p }) }, chip(p))))));
+    }
+    out.push(renewHost());
+    return out;
+  }
+
+  // The table's screen shows the board first and whole; everything else is one tap away, below it.
+  function hostNav(view) {
+    const to = (id) => () => {
+      const node = document.getElementById(id);
+      if (node && !node.hidden) node.scrollIntoView({ block: "start" });
+    };
+    const links = view ? [["host", "page.host_title"], ["narration", "page.narration"],
+      ["join", "page.join_title"], ["newgame", "page.new_game"], ["fairness", "page.fairness_title"]]
+      : [["newgame", "page.new_game"], ["join", "page.join_title"]];
+    return links.map(([id, key]) => h("button", { type: "button", class: "nav-link", "data-to": id, onclick: to(id) },
+      t(key), id === "join" && missingSeats().length ? " (" + missingSeats().length + ")" : null));
+  }
+
+  function qrPath(what) {
+    return "/qr/" + encodeURIComponent(app.token) + "/" + encodeURIComponent(what) + ".svg";
+  }
+
+  function join() {
+    const host = app.host;
+    const cards = [];
+    if (host.wifi) {
+      const caption = t("page.wifi_qr", { ssid: host.wifi });
+      cards.push(h("figure", { class: "qr-card wifi" },
+        h("img", { class: "qr", src: qrPath("wifi"), alt: caption, width: "220", height: "220" }),
+        h("figcaption", {}, caption)));
+    }
+    const seats = app.view && Array.isArray(app.view.players) ? app.view.players : Object.keys(host.seats || {});
+    const claimed = Array.isArray(host.claimed) ? host.claimed : [];
+    // A seat with a device: its QR code leaves the screen, so that nobody else at the table scans it.
+    const hidden = seats.filter((s) => claimed.includes(s) && !mine.shownQr.has(s));
+    const toggle = (seat) => {
+      if (mine.shownQr.has(seat)) mine.shownQr.delete(seat);
+      else mine.shownQr.add(seat);
+      paint();
+    };
+    for (const seat of seats) {
+      const url = (host.seats || {})[seat];
+      if (!url || hidden.includes(seat)) continue;
+      const on = app.connected.includes(seat);
+      cards.push(h("figure", { class: "qr-card seat", "data-seat": known(seat) },
+        h("img", { class: "qr", src: qrPath(seat), alt: t("page.seat_qr") + " " + colourName(seat), width: "220",
+          height: "220" }),
+        h("figcaption", {}, h("span", { class: "label" }, t("page.seat_qr")), " ", chip(seat), " ",
+          h("span", { class: "phone " + (on ? "on" : "off") }, on ? "✓ " + t("page.connected") : "✗ " + t("page.missing")),
+          h("div", { class: "url" }, url),
+          claimed.includes(seat) ? h("button", { type: "button", class: "small hide-qr", "data-seat": known(seat),
+            onclick: () => toggle(seat) }, t("faults.page.hide_qr")) : null)));
+    }
+    const shownAgain = hidden.length ? h("p", { class: "hidden-qrs" }, h("span", { class: "label" },
+      t("faults.page.hidden_qrs")), " ", list(hidden.map((seat) => h("button", { type: "button",
+      class: "seat-pick show-qr", "data-seat": known(seat), onclick: () => toggle(seat) }, chip(seat), " ",
+      t("faults.page.show_qr"))))) : null;
+    if (host.spectator) {
+      cards.push(h("figure", { class: "qr-card spectator" },
+        h("img", { class: "qr", src: qrPath("watch"), alt: t("page.spectator_qr"), width: "220", height: "220" }),
+        h("figcaption", {}, t("page.spectator_qr"), h("div", { class: "url" }, host.spectator))));
+    }
+    return [h("h2", {}, t("page.join_title")), shownAgain, h("div", { class: "qr-grid" }, cards)];
+  }
+
+  // -- a new game, from the games' own forms -------------------------------------------------------------
+
+  function optionKey(value) {
+    return typeof value === "string" ? value : JSON.stringify(value);
+  }
+
+  function newGameForm(noGame) {
+    const games = (app.host && Array.isArray(app.host.games)) ? app.host.games : [];
+    if (!games.length) return [];
+    const form = mine.newGame;
+    const playing = app.view && games.find((g) => g.game === app.view.game);
+    const game = games.find((g) => g.game === form.game) || playing || games[0];  // the game on the table first
+    if (form.game !== game.game) {
+      form.game = game.game;
+      form.players = [];
+      form.options = {};
+    }
+    const colours = Array.isArray(game.colours) ? game.colours : [];
+    const toggle = (colour) => {
+      const i = form.players.indexOf(colour);
+      if (i >= 0) form.players.splice(i, 1);
+      else form.players.push(colour);
+      paint();
+    };
+    const options = Array.isArray(game.options) ? game.options : [];
+    const body = [
+      games.length > 1 ? h("label", { class: "field" }, t("page.new_game_game"), h("select", { id: "new-game-game",
+        onchange: (e) => { form.game = e.target.value; paint(); } },
+      games.map((g) => h("option", { value: g.game, selected: g.game === game.game }, say(g.title))))) : null,
+      h("p", {}, t("page.new_game_players")),
+      h("div", { class: "colour-picks" }, colours.map((c) => h("button", { type: "button",
+        class: "colour-pick" + (form.players.includes(c) ? " on" : ""), "data-colour": known(c),
+        "aria-pressed": form.players.includes(c) ? "true" : "false", onclick: () => toggle(c) }, chip(c),
+        form.players.includes(c) ? h("span", { class: "order" }, String(form.players.indexOf(c) + 1)) : null))),
+      h("ol", { class: "seating" }, form.players.map((c) => h("li", {}, chip(c)))),
+      h("p", { class: "hint" }, t("page.new_game_count", { low: game.min_players, high: game.max_players }),
+        game.note ? [" ", rich(game.note)] : null),
+      h("button", { type: "button", class: "small", onclick: () => { form.players = []; paint(); } },
+        t("page.new_game_clear")),
+      options.map((option) => {
+        const current = Object.prototype.hasOwnProperty.call(form.options, option.name)
+          ? form.options[option.name] : option.default;
+        const choices = Array.isArray(option.choices) ? option.choices : [];
+        return h("label", { class: "field" }, rich(option.label), h("select", { id: "opt-" + option.name,
+          "data-option": option.name, onchange: (e) => {
+            const picked = choices.find((c) => optionKey(c.value) === e.target.value);
+            if (picked) form.options[option.name] = picked.value;
+            paint();
+          } }, choices.map((c) => h("option", { value: optionKey(c.value), selected: optionKey(c.value) === optionKey(current) },
+          say(c.label)))));
+      }),
+      h("button", { type: "button", id: "start-game", class: "primary",
+        disabled: form.players.length < game.min_players || form.players.length > game.max_players,
+        onclick: () => startGame(game, options) }, t("page.start_game")),
+    ];
+    const title = [t("page.new_game"), " · ", say(game.title)];
+    if (noGame) return [h("h2", {}, title), body];
+    const details = h("details", { open: form.open }, h("summary", {}, title), body);
+    details.addEventListener("toggle", () => { form.open = details.open; });
+    return [details];
+  }
+
+  function startGame(game, options) {
+    const form = mine.newGame;
+    const chosen = {};
+    for (const option of options) {
+      chosen[option.name] = Object.prototype.hasOwnProperty.call(form.options, option.name)
+        ? form.options[option.name] : option.default;
+    }
+    send({ type: "new_game", game: game.game, players: form.players.slice(), options: chosen });
+    form.open = false;
+  }
+
+  window.HostTools = Object.freeze({ draw });
+})();
