@@ -1,8 +1,9 @@
 """The phone page's files for a weak Wi-Fi: made small once at start, then sent gzipped with a validator.
 
 Each file under static/ is read once, minified (scripts and style sheets), gzipped once, and it gets an ETag
-from its bytes; the page's scripts and its styles are also joined into one file each (BUNDLES). A phone that accepts gzip gets the gzipped bytes; a phone that comes back sends the ETag and
-gets 304 Not Modified, with no body. Nothing is written to disk (the installed package is read-only for the
+from its bytes; the page's scripts and its styles are also joined into one file each (BUNDLES). A phone that
+accepts gzip gets the gzipped bytes; a phone that comes back sends the ETag and gets 304 Not Modified, with no
+body. Nothing is written to disk (the installed package is read-only for the
 companion's user).
 """
 
