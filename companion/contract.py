@@ -20,6 +20,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol, TypedDict
 
+from companion import snapshot
+
 # The closed set of question kinds; every device renders each of them without knowing the game.
 PICK = "pick"  # choose one of the choices (a secret pick when the question is secret)
 BALLOT = "ballot"  # a weighted secret vote among candidates; revealed when everyone has voted
@@ -489,6 +491,8 @@ class Record(TypedDict):
     over: bool
     winners: list[str]
     scores: dict[str, int]
+    state: dict  # the whole state, exactly (companion/snapshot.py): fed back as a position, the game goes on from
+    # this very moment (companion/position.py)
 
 
 RECORD_KEYS = frozenset(Record.__annotations__)
@@ -508,6 +512,7 @@ def record_of(game: Game, state: Any) -> dict:
         "over": bool(state.over),
         "winners": list(state.winners),
         "scores": dict(game.scores(state)),
+        "state": snapshot.encode(state),
     }
     return {**game.record(state), **common}
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from companion.contract import Game, GameState, IllegalAction, Line, Message, Prompt, Refusal, record_of
 from companion.cup import DiceCup, Roll
+from companion.position import start as position_start
 from companion.rulebook import Rules, first_met
 from companion.store import EventStore, GameRecord, StorageError, StoreError
 
@@ -115,7 +116,7 @@ class Table:
         from companion.games import get_game  # the registry, loaded where a game is started
 
         rules = get_game(game)
-        state = rules.start(players, options, position)
+        state = position_start(rules, players, options, position)
         game_id = None
         if self.store is not None:  # stored before the table changes: a game that cannot be stored never starts
             game_id = self._store(self.store.new_game, game, list(players), dict(options or {}), position)
@@ -141,7 +142,7 @@ class Table:
         from companion.games import get_game
 
         rules = get_game(record.game)
-        self._reset(rules, rules.start(list(record.players), record.options, record.position))
+        self._reset(rules, position_start(rules, list(record.players), record.options, record.position))
         self.game_id = record.id
         try:
             events = self.store.events(record.id)

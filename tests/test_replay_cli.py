@@ -43,8 +43,9 @@ def output(result: subprocess.CompletedProcess) -> dict:
 
 
 def book(record: dict) -> dict:
-    """The record without the narration (a game resumed from a position tells only what happens after it)."""
-    return {k: v for k, v in record.items() if k != "narration"}
+    """The record without the narration and the whole state (a game started from a game's own position tells only
+    what happens after it; the state holds the narration too)."""
+    return {k: v for k, v in record.items() if k not in ("narration", "state")}
 
 
 def one_line_error(result: subprocess.CompletedProcess) -> str:
