@@ -352,6 +352,63 @@ class Secret:
                 "urgent": self.urgent, "hint": text_json(self.hint)}
 
 
+# -- what the table may correct ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EditChoice:
+    """One value an `Edit` may take, with the words that name it ("6 Supermarket", "dead", "face up")."""
+
+    value: int | str | bool | None
+    label: Message
+
+    def to_json(self) -> dict:
+        return {"value": self.value, "label": self.label.to_json()}
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One fact of the board the table may correct (the board is the truth: a zombie never put down, a figure
+    moved to the wrong place), said by the game (`Game.edits`) so that no screen knows the game.
+
+    `at`: the id of the part's item it belongs to on the board (a zone's id, a cell's id, a seat), where a screen
+    offers it when that item is tapped; "" for the board as a whole (the round, the phase). `label`: what it is
+    ("zombies at 4 Parking", "Blue's Tough Guy"). `value`: what it is now. The values it may take: a whole number
+    from `low` to `high` (drawn with − and +), or one of `choices` (a place for a figure, a phase, face up or down).
+    Never a secret: a cast ballot, an unrevealed roll or a seat's hidden choice is no Edit.
+    """
+
+    id: str
+    at: str
+    label: Message
+    value: int | str | bool | None
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[EditChoice, ...] = ()
+
+    def allows(self, value: object) -> bool:
+        """Whether `value` is one this fact may take."""
+        if self.choices:
+            return any(type(value) is type(c.value) and value == c.value for c in self.choices)
+        return type(value) is int and (self.low is None or value >= self.low) and \
+            (self.high is None or value <= self.high)
+
+    def said(self, value: object) -> Message | int | None:
+        """`value` as the narration says it: a choice's words, or the number."""
+        for choice in self.choices:
+            if type(value) is type(choice.value) and value == choice.value:
+                return choice.label
+        return value if type(value) is int else None
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {"id": self.id, "at": self.at, "label": self.label.to_json(), "value": self.value}
+        if self.choices:
+            out["choices"] = [c.to_json() for c in self.choices]
+        else:
+            out["low"], out["high"] = self.low, self.high
+        return out
+
+
 Part = Heading | Lines | Focus | Zones | Grid | Cards | Seats | Scores | Ballot | Secret
 PART_NAMES = ("heading", "lines", "focus", "zones", "grid", "cards", "seats", "scores", "ballot", "secret")
 

@@ -441,6 +441,15 @@ class Game(Protocol):
     def secrets(self, state: Any, seat: str) -> Sequence[Any]:
         """What `seat` alone may look at (Secret parts), beside the public board in its own view."""
 
+    def edits(self, state: Any) -> Sequence[Any]:
+        """What the table may correct on the board now (companion/board.py: Edit), each with its value now: the
+        public facts only (never a cast ballot, an unrevealed roll or a seat's hidden choice)."""
+
+    def correct(self, state: Any, changes: Mapping[str, Any]) -> Any:
+        """The state with these facts of the board so ({Edit id: value}, each a value its Edit allows: checked
+        before, by companion/correction.py, which also says each change in the narration). IllegalAction in one
+        line naming what is impossible (over capacity, a figure in two places, more pieces than the box has)."""
+
 
 # -- what the screens read, and the record ---------------------------------------------------------------------
 
@@ -463,6 +472,7 @@ class PublicView(TypedDict):
     undone: list[dict]  # the lines the last undo took back
     cup_rolls: list[dict]  # the latest rolls with their commitments
     can_undo: int  # how many answers undo may take back
+    undo_why: dict | None  # why undo cannot take a step back now (Message JSON): the board can be corrected instead
     parts: dict  # the board as data: {"main": [...], "revealed": [...], "over": [...]} (companion/board.py)
     # The rule at hand: a line, the prompt and a seat's question carry the id of the rule behind them ("rule") and,
     # where it helps, the moment's facts ("now"); `rules` holds those rules' words by id (title, text, and the

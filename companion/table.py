@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.contract import Game, GameState, IllegalAction, Line, Message, Prompt, Refusal, record_of
+from companion.correction import corrected, edits_json
 from companion.cup import DiceCup, Roll
 from companion.position import start as position_start
 from companion.rulebook import Rules, first_met
@@ -167,6 +168,7 @@ class Table:
         self._shared = None
         self._rules_at_hand = None
         self._answered = []
+        self._secret_cast: str | None = None  # the id of the secret question the last secret answer was cast in
 
     # -- commands -------------------------------------------------------------------------------------------
 
@@ -220,6 +222,51 @@ class Table:
             raise TableError("table.undo_limit", count=len(self._undoable))
         self._record({"undo": steps})
         self._notify()
+
+    def correct(self, changes: object) -> None:
+        """The table corrects the board ({Edit id: value}: companion/correction.py): one event in the log, said in
+        the narration, taken back by undo like a public answer. Refused (nothing changes) while a secret question
+        is open with an answer cast in it (a correction waits for the reveal: it never shows nor changes a cast
+        ballot; before the first answer, the question is asked of the corrected board) and once the game is over;
+        IllegalAction for a fact or a value the game refuses."""
+        self._need_game()
+        if self.state.over:
+            raise TableError("table.correct_over")
+        if self._waits_for_cup():
+            self._settle()
+        asked = self.rules.prompt(self.state)
+        if asked is not None and asked.secret and asked.id == self._secret_cast:
+            raise TableError("table.correct_secret")
+        self._record({"correct": dict(changes) if isinstance(changes, dict) else changes})
+        self._settle_or_wait()
+        self._notify()
+
+    def edits(self) -> list[dict]:
+        """What the table may correct on the board now, as JSON (companion/board.py: Edit); none once over."""
+        self._need_game()
+        return [] if self.state.over else edits_json(self.rules, self.state)
+
+    @property
+    def undo_why(self) -> Message | None:
+        """Why undo cannot take a step back now (None when it can, or before anything happened): the dice are
+        rolled, the last answer was secret, the ballot was closed, the game is over; the board can be corrected
+        instead."""
+        if self.state is None or self._undoable:
+            return None
+        if self.state.over:
+            return Message("table.undo_over")
+        last = next((event for event in reversed(self.events) if "undo" not in event), None)
+        if last is None:
+            return None if not self.events else Message("table.undo_why.taken_back")
+        if "roll" in last:
+            return Message("table.undo_why.rolled")
+        if "pick" in last:
+            return Message("table.undo_why.picked")
+        if "answer" in last and "close" in last["answer"]:
+            return Message("table.undo_why.closed")
+        if "answer" in last:
+            return Message("table.undo_why.secret")
+        return Message("table.undo_why.taken_back")
 
     def roll(self) -> None:
         """Give the rules what they asked the cup for (dice or a random pick)."""
@@ -332,6 +379,8 @@ class Table:
             return self.rules.apply(self.state, {"roll": event["roll"]})
         if "pick" in event:
             return self.rules.apply(self.state, {"pick": event["pick"]})
+        if "correct" in event:  # checked again on the way in, as an answer is
+            return corrected(self.rules, self.state, event["correct"])
         raise IllegalAction("table.unknown_event", event=repr(event))
 
     def _fold(self, event: dict, after: Any = None) -> None:
@@ -344,11 +393,13 @@ class Table:
             # What the undo took back is said until the next answer (a resumed table says it too).
             kept = len(self.rules.narration(self.state))
             self.undone = [entry for entry in self.rules.narration(before)[kept:] if not entry.seats]
-        elif "answer" in event and self._takes_back(asked, event["answer"]):
+        elif ("answer" in event and self._takes_back(asked, event["answer"])) or "correct" in event:
             self._undoable.append(before)
         else:
             self._undoable.clear()  # the cup rolled, or a secret answer: no undo past it
-        if "answer" in event:
+        if "answer" in event and asked is not None and asked.secret:
+            self._secret_cast = asked.id  # a secret answer is cast in this question: no correction until it closes
+        if "answer" in event or "correct" in event:
             if asked is not None and asked.title is not None:
                 self._answered.append(asked.title)
             self.undone = []
@@ -424,6 +475,7 @@ class Table:
                 # The latest rolls with their commitments (this round's and the last reveal's), not the game's.
                 "cup_rolls": [r.public_json() for r in self.rolls[-RECENT_ROLLS:]],
                 "can_undo": self.can_undo,
+                "undo_why": self.undo_why.to_json() if self.undo_why is not None else None,
                 # The words of the rules behind the lines and the question on show ("Why?"), by rule id.
                 "rules": at_hand.table(r for r in (at_hand.of(m) for m in [*(e.message for e in public), *asked])
                                        if r is not None),

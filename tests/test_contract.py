@@ -38,7 +38,8 @@ NAMES = [*GAMES, toy_game.NAME]
 TYPES = {"game": str, "players": list, "round": int, "over": bool, "winners": list, "scores": dict,
          "prompt": (dict, type(None)), "narration": list, "undone": list, "cup_rolls": list, "can_undo": int,
          "parts": dict, "rules": dict, "first": list, "table_options": dict, "waiting": list, "options": dict,
-         "question": (dict, type(None)), "narration_mine": list, "secrets": list, "state": dict}
+         "question": (dict, type(None)), "narration_mine": list, "secrets": list, "state": dict,
+         "undo_why": (dict, type(None))}
 
 
 def test_the_typed_view_and_record_name_every_key_they_check():

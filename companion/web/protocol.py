@@ -10,6 +10,7 @@ Phone -> server (at most MAX_MESSAGE bytes each):
     {"v": 1, "type": "answer", "question": "...", "action": {"seat": "red", ...}}   answer for any seat
     {"v": 1, "type": "close"}                        close the open ballot (missing voters abstain)
     {"v": 1, "type": "undo", "steps": 1}             take back the last public answer(s)
+    {"v": 1, "type": "correct", "changes": {"<edit id>": value, ...}}   correct the board (host "edits")
     {"v": 1, "type": "new_game", "game": "<a game of the registry>", "players": [...], "options": {...}}
     {"v": 1, "type": "give_pad", "seat": "red"}     the next pad pressed on the hub becomes Red's
     {"v": 1, "type": "renew_host"}                   a new host link; every other host page is sent away
@@ -62,7 +63,7 @@ class BadMessage(Refusal):
 
 SEAT_TYPES = {"answer", "ping", "lang", "takeover"}
 MAX_NAME = 40  # characters of a name (a language, a seat, a game): what is longer is no name of ours
-HOST_TYPES = SEAT_TYPES | {"close", "undo", "new_game", "give_pad", "renew_host"}
+HOST_TYPES = SEAT_TYPES | {"close", "undo", "correct", "new_game", "give_pad", "renew_host"}
 SPECTATOR_TYPES = {"ping", "lang"}
 
 
@@ -99,6 +100,9 @@ def parse(text: str | bytes, role: str) -> dict:
         raise BadMessage("bad_lang")
     if kind == "undo" and (type(message.get("steps", 1)) is not int or message.get("steps", 1) < 1):
         raise BadMessage("bad_undo")
+    if kind == "correct" and (not isinstance(message.get("changes"), dict) or not message["changes"]
+                              or not all(_name(key) for key in message["changes"])):
+        raise BadMessage("bad_correct")
     if kind == "give_pad" and not _name(message.get("seat")):
         raise BadMessage("bad_give_pad")
     if kind == "takeover" and (type(message.get("allow")) is not bool or not _name(message.get("request", "-"))

@@ -583,6 +583,8 @@ class PhoneServer:
             self.table.close_ballot()
         elif kind == "undo":
             self.table.undo(message.get("steps", 1))
+        elif kind == "correct":
+            self.table.correct(message["changes"])
         elif kind == "give_pad":
             if self.give_pad is None:
                 raise TableError("pads.no_hub")
@@ -845,6 +847,8 @@ class PhoneServer:
                 "spectator": self.spectator_url,
                 "wifi": self.wifi[0] if self.wifi else None,
                 "questions": self._waiting_questions(),
+                # What the board may be corrected in (companion/board.py: Edit): public facts only, as the board.
+                "edits": self.table.edits() if self.table.state is not None else [],
                 "pads": self.give_pad is not None,  # a pad hub whose pads the host gives to seats
                 "games": self.games_json,
                 "claimed": self.claimed(),  # seats with a device: their QR codes are hidden

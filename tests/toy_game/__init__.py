@@ -11,7 +11,22 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from companion.ballot import Ballot, BallotError
-from companion.board import Board, Cell, Chip, Grid, Heading, Label, Lines, Secret, Token, Zone, Zones, scores_by_total
+from companion.board import (
+    Board,
+    Cell,
+    Chip,
+    Edit,
+    EditChoice,
+    Grid,
+    Heading,
+    Label,
+    Lines,
+    Secret,
+    Token,
+    Zone,
+    Zones,
+    scores_by_total,
+)
 from companion.contract import (
     ASSIGN,
     BALLOT,
@@ -247,3 +262,30 @@ def table_options(state: State) -> dict:
 
 def scores(state: State) -> dict[str, int]:
     return dict(state.scores)
+
+
+# -- what the table may correct (companion/board.py: Edit) --------------------------------------------------------
+
+
+def edits(state: State) -> tuple[Edit, ...]:
+    """Each seat's points (short of the target: a win is played, not corrected), who holds each token once they are
+    handed out, and the round."""
+    out = [Edit(f"points.{seat}", seat, msg("toy.edit.points", colour=seat), state.scores[seat], 0, state.target - 1)
+           for seat in state.players]
+    if state.tokens:
+        out += [Edit(f"token.{token}", state.tokens[token], msg("toy.edit.token", token=token), state.tokens[token],
+                     choices=tuple(EditChoice(seat, msg(f"colour.{seat}")) for seat in state.players))
+                for token in TOKENS]
+    out.append(Edit("round", "", msg("toy.edit.round"), state.round, 1, 99))
+    return tuple(out)
+
+
+def correct(state: State, changes: dict) -> State:
+    scores, tokens = dict(state.scores), dict(state.tokens)
+    for key, value in changes.items():
+        kind, _, name = key.partition(".")
+        if kind == "points":
+            scores[name] = value
+        elif kind == "token":
+            tokens[name] = value
+    return replace(state, scores=scores, tokens=tokens, round=changes.get("round", state.round))
