@@ -99,7 +99,8 @@ class Line:
     seats: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
-        out = {"key": self.message.key, "params": dict(self.message.params), "round": self.round}
+        out = {"key": self.message.key, "params": {name: _json(value) for name, value in self.message.params.items()},
+               "round": self.round}  # a parameter may be a message of its own ("Corrected: {what} ...")
         if self.act:
             out["act"] = True
         return out
