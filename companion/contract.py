@@ -99,8 +99,11 @@ class Line:
     seats: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
-        out = {"key": self.message.key, "params": {name: _json(value) for name, value in self.message.params.items()},
-               "round": self.round}  # a parameter may be a message of its own ("Corrected: {what} ...")
+        params = dict(self.message.params)
+        for name, value in params.items():
+            if type(value) is Message:  # a message of its own ("Corrected: {what} ..."), as its JSON
+                params[name] = value.to_json()
+        out = {"key": self.message.key, "params": params, "round": self.round}
         if self.act:
             out["act"] = True
         return out
