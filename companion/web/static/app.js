@@ -377,7 +377,7 @@
 
   // -- the host's tools: fetched by the host's page only (static/host.js), never by a seat's phone ------------
 
-  const HOST_SECTIONS = ["host", "join", "hostnav", "newgame"];
+  const HOST_SECTIONS = ["host", "correct", "join", "hostnav", "newgame"];
 
   function loadHostTools() {
     if (document.getElementById("host-tools")) return;

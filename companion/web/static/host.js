@@ -1,6 +1,6 @@
 // The host's tools on the page: the table's controls (close a ballot, undo, answer for a seat with no phone,
-// give a pad), the QR codes that seat the players, the links along the board, and a new game from the games' own
-// forms. Only the host's page fetches this file (app.js loads it for the host's link): a seat's phone never does.
+// give a pad), the QR codes that seat the players, the links along the board, a new game from the games' own
+// forms, and the board corrected to what lies on the table (the game's edits: host.edits). Only the host's page fetches this file (app.js loads it for the host's link): a seat's phone never does.
 // It knows no game, and draws with the page's building blocks, as the board parts do (static/parts.js).
 "use strict";
 
@@ -13,6 +13,9 @@
     confirmRenew: false,
     shownQr: new Set(),  // seats with a device whose QR code is shown again anyway
     newGame: { game: null, players: [], options: {}, open: false },
+    // The board being corrected: open, the place tapped (an edit's `at`), the changes not yet applied ({id: value}),
+    // a correction sent (closed once the table took it), a game started to be continued (the view it replaces).
+    correct: { open: false, at: null, draft: {}, sent: false, continuing: null, focus: null },
   };
 
   // The page's building blocks and its state, as app.js hands them over at each drawing.
@@ -22,6 +25,8 @@
     ({ app, h, t, say, rich, chip, known, colourName, isMessage, list, section, paint, send, questionBlock,
       takeoverBox } = ctx);
     const view = app.view;
+    placeCorrect();
+    followCorrection();
     section("host", hostKey(), hostControls);
     section("join", JSON.stringify([app.host && [app.host.seats, app.host.spectator, app.host.wifi,
       app.host.claimed], app.connected, view && view.players, [...mine.shownQr]]), () => app.host ? join() : []);
@@ -29,6 +34,9 @@
     section("hostnav", JSON.stringify([!!view, missingSeats().length]), () => hostNav(view));
     section("newgame", JSON.stringify([view ? view.game || "" : null, mine.newGame, app.host && app.host.games]),
       () => newGameForm(!view));
+    section("correct", JSON.stringify([mine.correct.open && [mine.correct.at, mine.correct.draft, edits(),
+      view && view.parts && view.parts.main, app.status]]), () => mine.correct.open ? corrector() : []);
+    focusAfter();
   }
 
   // On the table's screen the QR codes come right after the controls while a phone is missing, and go below
@@ -103,6 +111,11 @@
       h("button", { type: "button", id: "undo", disabled: undoSteps < 1 || mine.confirmUndo,
         onclick: () => { mine.confirmUndo = true; paint(); } },
       undoSteps ? t("page.undo_n", { count: undoSteps }) : t("page.undo"))));
+    if (undoSteps < 1 && isMessage(view.undo_why)) {  // why undo cannot step back; the board corrected instead
+      out.push(h("p", { class: "undo-why", id: "undo-why" }, h("span", {}, say(view.undo_why)), " ",
+        edits().length ? h("button", { type: "button", id: "undo-correct", class: "small",
+          onclick: openCorrector }, t("page.correct_title")) : null));
+    }
     if (mine.confirmUndo && undoSteps > 0) {
       out.push(h("div", { class: "confirm", role: "alertdialog" },
         h("p", {}, t("page.undo_confirm")),
@@ -146,8 +159,10 @@
     const links = view ? [["host", "page.host_title"], ["narration", "page.narration"],
       ["join", "page.join_title"], ["newgame", "page.new_game"], ["fairness", "page.fairness_title"]]
       : [["newgame", "page.new_game"], ["join", "page.join_title"]];
-    return links.map(([id, key]) => h("button", { type: "button", class: "nav-link", "data-to": id, onclick: to(id) },
-      t(key), id === "join" && missingSeats().length ? " (" + missingSeats().length + ")" : null));
+    if (edits().length) links.splice(1, 0, ["correct", "page.correct_title"]);
+    return links.map(([id, key]) => h("button", { type: "button", class: "nav-link", "data-to": id,
+      onclick: id === "correct" ? openCorrector : to(id) },
+    t(key), id === "join" && missingSeats().length ? " (" + missingSeats().length + ")" : null));
   }
 
   function qrPath(what) {
@@ -222,6 +237,7 @@
       paint();
     };
     const options = Array.isArray(game.options) ? game.options : [];
+    const seated = form.players.length >= game.min_players && form.players.length <= game.max_players;
     const body = [
       games.length > 1 ? h("label", { class: "field" }, t("page.new_game_game"), h("select", { id: "new-game-game",
         onchange: (e) => { form.game = e.target.value; paint(); } },
@@ -248,9 +264,12 @@
           } }, choices.map((c) => h("option", { value: optionKey(c.value), selected: optionKey(c.value) === optionKey(current) },
           say(c.label)))));
       }),
-      h("button", { type: "button", id: "start-game", class: "primary",
-        disabled: form.players.length < game.min_players || form.players.length > game.max_players,
-        onclick: () => startGame(game, options) }, t("page.start_game")),
+      h("div", { class: "controls start" },
+        h("button", { type: "button", id: "start-game", class: "primary", disabled: !seated,
+          onclick: () => startGame(game, options) }, t("page.start_game")),
+        h("button", { type: "button", id: "continue-game", disabled: !seated, "aria-describedby": "continue-hint",
+          onclick: () => continueGame(game, options) }, t("page.continue_game"))),
+      h("p", { class: "hint", id: "continue-hint" }, t("page.continue_hint")),
     ];
     const title = [t("page.new_game"), " · ", say(game.title)];
     if (noGame) return [h("h2", {}, title), body];
@@ -268,6 +287,198 @@
     }
     send({ type: "new_game", game: game.game, players: form.players.slice(), options: chosen });
     form.open = false;
+  }
+
+  // A game in progress: started as a new game, then its board entered as it lies on the table (the corrector
+  // opens once the table's board of the new game has come).
+  function continueGame(game, options) {
+    app.error = null;
+    mine.correct.continuing = { view: app.view };
+    startGame(game, options);
+  }
+
+  // -- the board corrected: what lies on the table is the truth ----------------------------------------------
+
+  // What the table may correct now (companion/board.py: Edit), as the host's state says it.
+  function edits() {
+    const all = app.host && Array.isArray(app.host.edits) ? app.host.edits : [];
+    return all.filter((e) => e && typeof e.id === "string" && typeof e.at === "string" && isMessage(e.label));
+  }
+
+  function openCorrector() {
+    Object.assign(mine.correct, { open: true, at: null, draft: {}, sent: false, focus: "correct" });
+    paint();
+  }
+
+  function closeCorrector() {
+    Object.assign(mine.correct, { open: false, at: null, draft: {}, sent: false, focus: "board" });
+    paint();
+  }
+
+  // A correction sent closes the corrector once the table has taken it (its acknowledgement), and stays open with
+  // its changes on a refusal (the error line says why); a game being continued opens it on the new game's board.
+  function followCorrection() {
+    const state = mine.correct;
+    if (state.sent && !app.hostPending) {
+      state.sent = false;
+      if (app.error) state.focus = "error";
+      else Object.assign(state, { open: false, at: null, draft: {}, focus: "board" });
+    }
+    const going = state.continuing;
+    if (going && app.hostPending) going.view = app.view;
+    else if (going && app.error) state.continuing = null;  // the game was refused: the form stays
+    else if (going && app.view && app.view !== going.view) {
+      state.continuing = null;
+      Object.assign(state, { open: true, at: null, draft: {}, sent: false, focus: "correct" });
+    }
+  }
+
+  // Where the eyes and the focus go once the corrector opens (its title), closes (the board, corrected) or is
+  // refused (the error line, above it).
+  function focusAfter() {
+    const to = mine.correct.focus;
+    mine.correct.focus = null;
+    const node = to === "correct" ? document.querySelector("#correct h2") : to === "board"
+      ? document.querySelector("#board h2") || document.getElementById("board") : to === "error"
+        ? document.getElementById("error") : null;
+    if (!node || node.closest("[hidden]")) return;
+    node.scrollIntoView({ block: to === "error" ? "nearest" : "start" });
+    if (to === "error") return;  // an alert: said as it comes; the focus stays on Apply
+    node.tabIndex = -1;
+    node.focus({ preventScroll: true });
+  }
+
+  // While open, the corrector comes first on the table's screen, under the error line that says a refusal.
+  function placeCorrect() {
+    if (document.getElementById("correct")) return;
+    const host = document.getElementById("host");
+    if (host) host.after(h("section", { id: "correct", class: "card correct", "aria-labelledby": "correct-title", hidden: true }));
+  }
+
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+  // A value as the board says it: a choice's words, or the number ("—": none).
+  function valueSaid(edit, value) {
+    const choice = Array.isArray(edit.choices) ? edit.choices.find((c) => same(c.value, value)) : null;
+    if (choice) return choice.label;
+    return Number.isInteger(value) ? value : "—";
+  }
+
+  function allows(edit, value) {
+    if (Array.isArray(edit.choices)) return edit.choices.some((c) => same(c.value, value));
+    return Number.isInteger(value) && (!Number.isInteger(edit.low) || value >= edit.low) &&
+      (!Number.isInteger(edit.high) || value <= edit.high);
+  }
+
+  // The places of the board (zones, cells, seat panels) in the board's order, each named as the board shows it:
+  // {place: [its name as text, a function drawing it]}.
+  function places(view) {
+    const found = new Map();
+    const add = (id, text, drawn) => {
+      if (typeof id === "string" && !found.has(id)) found.set(id, [text, drawn || (() => text)]);
+    };
+    const parts = view && view.parts && Array.isArray(view.parts.main) ? view.parts.main : [];
+    for (const part of parts) {
+      if (!part || typeof part !== "object") continue;
+      for (const zone of part.part === "zones" && Array.isArray(part.zones) ? part.zones : []) {
+        add(zone.id, (zone.number ? zone.number + " " : "") + (isMessage(zone.name) ? say(zone.name) : zone.id));
+      }
+      for (const cell of part.part === "grid" && Array.isArray(part.cells) ? part.cells : []) {
+        add(cell.id, String(cell.label || cell.id));
+      }
+      for (const panel of part.part === "seats" && Array.isArray(part.seats) ? part.seats : []) {
+        add(panel.seat, colourName(panel.seat), () => chip(panel.seat));
+      }
+    }
+    return found;
+  }
+
+  function corrector() {
+    const state = mine.correct;
+    const all = edits();
+    const byId = new Map(all.map((e) => [e.id, e]));
+    for (const [id, value] of Object.entries(state.draft)) {  // the board moved on: a change that no longer holds goes
+      const edit = byId.get(id);
+      if (!edit || !allows(edit, value) || same(edit.value, value)) delete state.draft[id];
+    }
+    const named = places(app.view);
+    const at = new Map();  // place -> its facts, in the board's order
+    for (const place of named.keys()) at.set(place, []);
+    const whole = [];
+    for (const edit of all) {
+      if (edit.at && at.has(edit.at)) at.get(edit.at).push(edit);
+      else whole.push(edit);  // the board as a whole, or a place this board does not draw
+    }
+    const shown = [...at].filter(([, facts]) => facts.length);
+    if (!shown.some(([place]) => place === state.at)) state.at = null;
+    const out = [h("h2", { id: "correct-title" }, t("page.correct_title")), h("p", { class: "hint" }, t("page.correct_hint"))];
+    if (!all.length) out.push(h("p", { class: "hint" }, t("page.correct_nothing")));
+    if (shown.length) {
+      out.push(h("h3", {}, t("page.correct_places")),
+        h("div", { class: "edit-places" }, shown.map(([place, facts]) => {
+          const open = place === state.at;
+          const changed = facts.filter((e) => Object.prototype.hasOwnProperty.call(state.draft, e.id)).length;
+          return h("button", { type: "button", class: "edit-place" + (changed ? " changed" : ""),
+            "data-item": "@" + place, "aria-expanded": open ? "true" : "false", "aria-controls": "edit-facts",
+            onclick: () => { state.at = open ? null : place; paint(); } }, named.get(place)[1]());
+        })));
+      const open = shown.find(([place]) => place === state.at);
+      out.push(open ? h("div", { class: "edit-facts", id: "edit-facts", role: "group",
+        "aria-label": named.get(open[0])[0] }, open[1].map(factRow))
+        : h("p", { class: "hint", id: "edit-facts" }, t("page.correct_pick")));
+    }
+    if (whole.length) out.push(h("h3", {}, t("page.correct_whole")), h("div", { class: "edit-facts whole" }, whole.map(factRow)));
+    const changes = Object.entries(state.draft);
+    out.push(h("h3", {}, t("page.correct_draft")), changes.length
+      ? h("ul", { class: "edit-draft" }, changes.map(([id, value]) => {
+        const edit = byId.get(id);
+        return h("li", { "data-edit": id }, rich({ key: "page.correct_change",
+          params: { what: edit.label, was: valueSaid(edit, edit.value), now: valueSaid(edit, value) } }));
+      }))
+      : h("p", { class: "hint edit-none" }, t("page.correct_none")));
+    out.push(h("div", { class: "controls" },
+      h("button", { type: "button", id: "correct-apply", class: "primary",
+        disabled: !changes.length || app.status !== "connected", onclick: () => {
+          if (state.sent) return;  // on its way: one correction at a time
+          state.sent = true;
+          app.error = null;
+          send({ type: "correct", changes: { ...state.draft } });
+        } }, t("page.correct_apply")),
+      h("button", { type: "button", id: "correct-cancel", onclick: closeCorrector }, t("page.cancel"))));
+    return h("div", { class: "corrector", onkeydown: (event) => { if (event.key === "Escape") closeCorrector(); } },
+      out);
+  }
+
+  // A change to the draft: back to what the board says now, it is no change.
+  function draft(edit, value) {
+    if (same(value, edit.value)) delete mine.correct.draft[edit.id];
+    else mine.correct.draft[edit.id] = value;
+    paint();
+  }
+
+  // One fact: its words, and its value drafted with − and + (a whole number) or one of its choices.
+  function factRow(edit) {
+    const drafted = Object.prototype.hasOwnProperty.call(mine.correct.draft, edit.id);
+    const now = drafted ? mine.correct.draft[edit.id] : edit.value;
+    const row = (control) => h("div", { class: "edit-fact" + (drafted ? " changed" : ""), role: "group",
+      "aria-label": say(edit.label) }, h("span", { class: "edit-what" }, rich(edit.label)), control);
+    if (Array.isArray(edit.choices)) {
+      return row(h("div", { class: "edit-choices" }, edit.choices.map((c) => h("button", { type: "button",
+        class: "edit-choice" + (same(c.value, now) ? " on" : ""), "data-item": edit.id,
+        "data-choice": JSON.stringify(c.value), "aria-pressed": same(c.value, now) ? "true" : "false",
+        onclick: () => draft(edit, c.value) }, isMessage(c.label) ? rich(c.label) : String(c.value)))));
+    }
+    const number = Number.isInteger(now) ? now : Number.isInteger(edit.low) ? edit.low : 0;
+    const shown = "edit-value-" + edit.id.replace(/[^A-Za-z0-9_-]/g, "_");
+    // − or +: at the end of the range it does nothing and keeps the focus (aria-disabled, not disabled).
+    const step = (by, name, key) => {
+      const end = !allows(edit, number + by);
+      return h("button", { type: "button", class: "step " + name, "data-item": edit.id, "aria-describedby": shown,
+        "aria-label": t(key, { what: edit.label }), "aria-disabled": end ? "true" : null,
+        onclick: () => { if (!end) draft(edit, number + by); } }, by < 0 ? "−" : "+");
+    };
+    return row(h("div", { class: "edit-number" }, step(-1, "less", "page.correct_less"),
+      h("span", { class: "edit-value", id: shown }, String(number)), step(1, "more", "page.correct_more")));
   }
 
   window.HostTools = Object.freeze({ draw });
