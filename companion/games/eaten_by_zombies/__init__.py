@@ -9,6 +9,7 @@ from pathlib import Path
 
 from companion.contract import IllegalAction, Item, Line, RuleBook, Setup, TableOption, msg
 
+from .correction import correct, edits
 from .engine import cup_request, picked, start
 from .parts import parts, secrets
 from .prompts import answered, check, prompt, question
@@ -86,6 +87,6 @@ def narration(state: State) -> tuple[Line, ...]:
     return state.narration
 
 
-__all__ = ["LEVELS", "LOCALE", "NAME", "RULES", "SETUP", "SOUNDS", "TERMS", "State", "apply", "cup_request",
-           "decide", "dice_revealed", "logged", "narration", "parts", "prompt", "question", "record", "scores",
-           "secrets", "start", "table_options", "view"]
+__all__ = ["LEVELS", "LOCALE", "NAME", "RULES", "SETUP", "SOUNDS", "TERMS", "State", "apply", "correct",
+           "cup_request", "decide", "dice_revealed", "edits", "logged", "narration", "parts", "prompt", "question",
+           "record", "scores", "secrets", "start", "table_options", "view"]
