@@ -5,7 +5,8 @@ Questions: the player whose turn it is counts his two actions (PICK); at the swi
 largest zombie disc in secret (NUMBER, re-entered by the tied when the table option says so); at the end each
 player fills in his score sheet line by line in secret (NUMBER), then checks it (PICK: hand it in, or correct a
 kind), and may correct it until every sheet is in. Nothing of a sheet or of an entry leaves the table before its
-reveal: questions and the public view carry no entered value, a seat's view holds only its own.
+reveal: questions and the public view carry no entered value, a seat's view holds only its own. The table corrects
+the board (`edits.py`): the phase, whose turn it is and its actions, who starts post-bomb, the revealed sheets.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from companion.contract import (
 )
 
 from . import rules
+from .edits import correct, edits
 from .parts import parts, secrets
 from .rules import (
     COLOURS,
@@ -147,7 +149,8 @@ def prompt(state: State) -> Prompt | None:
     if state.phase == LARGEST:
         waiting = [s for s in state.asked if s not in state.entries]
         title = msg("zg.q.largest") if state.below is None else msg("zg.q.next_largest", number=state.below)
-        return Prompt(NUMBER, {s: [] for s in waiting}, True, ("largest", len(state.revealed)),
+        # The round in the id: a correction that asks again for the largest discs asks under an id never asked.
+        return Prompt(NUMBER, {s: [] for s in waiting}, True, ("largest", state.round, len(state.revealed)),
                       "largest", title)
     if state.phase == SHEET:
         waiting = [s for s in state.players if not state.sheets[s].ready]
@@ -238,7 +241,7 @@ def scores(state: State) -> dict[str, int]:
 
 
 __all__ = [
-    "LOCALE", "NAME", "RULES", "SETUP", "SOUNDS", "TERMS", "IllegalAction", "State", "apply", "check",
-    "cup_request", "decide", "dice_revealed", "logged", "narration", "parts", "prompt", "question", "record", "score",
-    "scores", "secrets", "set_bonus", "start", "table_options", "view",
+    "LOCALE", "NAME", "RULES", "SETUP", "SOUNDS", "TERMS", "IllegalAction", "State", "apply", "check", "correct",
+    "cup_request", "decide", "dice_revealed", "edits", "logged", "narration", "parts", "prompt", "question", "record",
+    "score", "scores", "secrets", "set_bonus", "start", "table_options", "view",
 ]

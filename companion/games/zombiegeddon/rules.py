@@ -444,17 +444,23 @@ def score(entries: Mapping[str, int], option: str = SCORING_KINDS) -> dict[str, 
     return out
 
 
-def _reveal(state: State) -> State:
+def results(state: State) -> tuple[dict[str, dict[str, int]], tuple[str, ...]]:
+    """Every sheet's breakdown and the winners (the best total; all of them at a tie)."""
     option = state.options[SET_BONUS_OPTION]
     scores = {seat: score(state.sheets[seat].entries, option) for seat in state.players}
+    best = max(s["total"] for s in scores.values())
+    return scores, tuple(seat for seat, s in scores.items() if s["total"] == best)
+
+
+def _reveal(state: State) -> State:
+    scores, winners = results(state)
     state = replace(state, scores=scores, round=state.round + 1)
     state = state.say("zg.n.reveal")
     for seat, s in scores.items():
         kinds = [{"key": "zg.n.score_kind", "params": {"kind": k, "count": s[k], "points": s[f"{k}_points"],
                                                         "bonus": s[f"{k}_bonus"]}} for k in KINDS]
         state = state.say("zg.n.score", colour=seat, kinds=kinds, **s)
-    best = max(s["total"] for s in scores.values())
-    winners = tuple(seat for seat, s in scores.items() if s["total"] == best)
+    best = scores[winners[0]]["total"]
     if len(winners) == 1:
         state = state.say("zg.n.winner", colour=winners[0], total=best)
     else:
