@@ -21,10 +21,9 @@ import toy_game  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
-def toy_registered(monkeypatch):
-    from companion import games
-
-    monkeypatch.setitem(games.GAMES, toy_game.NAME, toy_game)
+def toy_registered(lucky_die):
+    """The toy game in the registry, its words in the catalogue (conftest's lucky_die)."""
+    return lucky_die
 
 
 @contextlib.asynccontextmanager

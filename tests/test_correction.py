@@ -23,10 +23,9 @@ from toy_game import NAME  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
-def toy_registered(monkeypatch):
-    from companion import games
-
-    monkeypatch.setitem(games.GAMES, NAME, toy_game)
+def toy_registered(lucky_die):
+    """The toy game in the registry, its words in the catalogue (conftest's lucky_die)."""
+    return lucky_die
 
 
 def table_at_vote(path: Path, dice: list[tuple[int, ...]] = ()) -> Table:

@@ -606,7 +606,7 @@ def test_an_answer_from_a_seat_not_asked_or_not_among_the_answers_is_refused_and
         ebz.decide(state, {"seat": "red", "value": 61})
     assert en(refused.value) == "Enter a whole number from 0 to 60, not the number 61."
     assert BOOKS.text(refused.value.message, "vi") == "Hãy nhập số nguyên từ 0 đến 60, không phải số 61."
-    with refused_with("from the beginning only"):
+    with refused_with("starts from the beginning, or from a record"):
         ebz.start(["red", "blue"], None, {"round": 3})
 
 
