@@ -149,6 +149,22 @@ def open_secret(phone) -> None:
         button.evaluate("(b) => b.click()")
 
 
+def corrected(audit: Audit, host) -> None:
+    """The table's screen correcting the board (static/host.js): the corrector open on the board's first place with
+    a change drafted, in the four languages; then closed again, nothing applied."""
+    host.page.locator("#hostnav .nav-link[data-to=correct]").click()
+    places = host.page.locator("#correct .edit-place")
+    if places.count():
+        places.first.click()
+        expect(places.first).to_have_attribute("aria-expanded", "true")
+    host.page.locator("#correct .edit-fact .step.more:not([aria-disabled]), "
+                      "#correct .edit-fact .edit-choice:not(.on)").first.click()
+    expect(host.page.locator("#correct .edit-draft li")).to_have_count(1)
+    check(audit, "corrector", None, host)
+    host.page.locator("#correct-cancel").click()
+    expect(host.page.locator("#correct")).to_be_hidden()
+
+
 def scripted(live, phones, game: str, seat: str):
     """A table for the game's script in tests/scripts/, with `seat`'s phone and the host page: (table, actions, phone,
     host)."""
@@ -187,6 +203,7 @@ def test_mall_of_horror_pages_pass_axe_and_reflow(live, phones):
     host = phones(table.host_url, viewport=HOST)
     wait_question(red, "vote")
     check(audit, "question", red, host)
+    corrected(audit, host)
     red.answer({"seat": "red", "vote": "blue"})
     check(audit, "answered", red, host)
     check(audit, "secret", red, None, prepare=open_secret)
@@ -206,6 +223,7 @@ def test_eaten_by_zombies_pages_pass_axe_and_reflow(live, phones):
     play(table, actions[:14])
     wait_question(blue, "flip")
     check(audit, "pick", blue, host)
+    corrected(audit, host)
     play(table, actions[14:17])
     wait_question(blue, "value")
     check(audit, "number", blue, host)
@@ -225,6 +243,7 @@ def test_zombiegeddon_pages_pass_axe_and_reflow(live, phones):
     table, actions, red, host = scripted(live, phones, "zombiegeddon", "red")
     wait_question(red, "pre")
     check(audit, "question", red, host)
+    corrected(audit, host)
     play(table, actions[:11])
     wait_question(red)
     ending = red.choice({"seat": "red", "act": "phase_end"})
@@ -264,6 +283,7 @@ def test_district_z_pages_pass_axe_and_reflow(live, phones):
     play(table, actions[:2])
     wait_question(red)
     check(audit, "number", red, host)
+    corrected(audit, host)
     rest = actions[2:]
     while table.call(lambda: (table.table.question("red") or SimpleNamespace(kind=None)).kind) != "assign":
         table.answer(rest.pop(0))  # up to the first fight's dice, paired in the assignment's selects
@@ -272,6 +292,16 @@ def test_district_z_pages_pass_axe_and_reflow(live, phones):
     play(table, rest)
     red.wait_until(lambda: red.view().get("over") is True, "the end")
     check(audit, "end", red, host)
+    finish(audit)
+
+
+def test_the_board_corrector_of_a_game_only_the_tests_know_passes_axe_and_reflow(lucky_die, live, phones):
+    audit = Audit("lucky-die")
+    table = live(name="lucky-die", players=["red", "blue"])
+    table.answer({"seat": "red", "give": {"sun": "red", "moon": "blue"}})
+    host = phones(table.host_url, viewport=HOST)
+    host.wait_until(lambda: host.states() and host.states()[-1]["host"]["edits"], "the facts the table may correct")
+    corrected(audit, host)
     finish(audit)
 
 

@@ -16,7 +16,7 @@ import shutil
 import pytest
 import test_phone_browser as page
 from test_host_page import PROBLEMS
-from test_phone_browser import SCREENSHOTS, bare, said, say
+from test_phone_browser import ROUND, SCREENSHOTS, ZOMBIE_DICE, bare, english_left, said, say
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -262,15 +262,32 @@ def shots():
     return folder
 
 
-def test_screenshots_of_the_corrector_in_every_language_and_size(live, phones, shots):
+# Each game at a moment undo cannot step back past: Lucky Die after its counted secret ballot, Mall of Horror after
+# the Chief's election (the zombies' dice are rolled).
+SHOWN = {
+    "lucky-die": ({"name": "lucky-die", "players": ["red", "blue"], "options": {"target": "2"}, "scripted": [(6,)]},
+                  [TOKENS, {"seat": "red", "vote": "blue"}, {"seat": "blue", "vote": "blue"}]),
+    "mall-of-horror": ({"position": ROUND, "scripted": [ZOMBIE_DICE]},
+                       [{"seat": "red", "vote": "blue"}, {"seat": "blue", "vote": "blue"}]),
+}
+
+
+def draft_a_change(host, scope: str) -> None:
+    """The first fact of `scope` changed: one more, or another of its choices."""
+    host.page.locator(f"#correct {scope} .step.more:not([aria-disabled]), "
+                      f"#correct {scope} .edit-choice:not(.on)").first.click()
+
+
+@pytest.mark.parametrize("game", SHOWN)
+def test_screenshots_of_the_corrector_in_every_language_and_size(live, phones, shots, game):
     """The corrector with a place open and a draft, at the table's screens and a phone, in the four languages:
     nothing scrolls sideways or overflows, every control at least 44×44 px; undo's reason beside it."""
-    table = live(name="lucky-die", players=["red", "blue"], options={"target": "2"}, scripted=[(6,)])
-    table.answer(TOKENS)
-    table.answer({"seat": "red", "vote": "blue"})
-    table.answer({"seat": "blue", "vote": "blue"})  # a secret ballot, counted: undo cannot step back
+    options, actions = SHOWN[game]
+    table = live(**options)
+    for action in actions:
+        table.answer(action)
     host = phones(table.host_url, viewport=WIDE)
-    host.wait_until(lambda: host.view().get("undo_why"), "undo's reason")
+    host.wait_until(lambda: host.view().get("undo_why") and edits(host), "undo's reason and the facts")
     for lang in LANGS:
         host.page.select_option("#lang", lang)
         host.lang = lang
@@ -278,28 +295,31 @@ def test_screenshots_of_the_corrector_in_every_language_and_size(live, phones, s
         host.wait_until(lambda: host.page.locator("#lang-label").text_content() == host.say("page.language"),
                         "the words")
         host.page.locator("#hostnav .nav-link[data-to=correct]").click()
-        place(host, "blue").click()
-        step(host, "points.blue", "more").click()
-        choice(host, "token.moon", "red").click()
+        host.page.locator("#correct .edit-place").first.click()
+        draft_a_change(host, "#edit-facts")
+        draft_a_change(host, ".edit-facts.whole")
         expect(host.page.locator("#correct .edit-draft li")).to_have_count(2)
         for size, viewport in SIZES.items():
             host.page.set_viewport_size(viewport)
             host.page.evaluate("window.scrollTo(0, 0)")  # the corrector comes first, under the header
-            host.page.screenshot(path=shots / lang / f"{size}-corrector.png")
+            host.page.screenshot(path=shots / lang / f"{game}-{size}-corrector.png")
             host.page.locator("#correct-apply").scroll_into_view_if_needed()
-            host.page.screenshot(path=shots / lang / f"{size}-corrector-apply.png")
-            where = f"the corrector in {lang} at {size}"
+            host.page.screenshot(path=shots / lang / f"{game}-{size}-corrector-apply.png")
+            where = f"the corrector of {game} in {lang} at {size}"
             problems = host.page.evaluate(PROBLEMS)
             assert not problems, f"{where}: {problems[:8]}"
             assert host.page.evaluate(SMALL) == [], where
             expect(host.page.locator("#correct h2")).to_have_text(host.say("page.correct_title"))
             expect(host.page.locator("#correct-apply")).to_have_text(host.say("page.correct_apply"))
+            if lang != "en" and game != "lucky-die":  # (Lucky Die's own words are English only)
+                left = english_left(host.page.locator("#correct").inner_text(), lang)
+                assert not left, f"{where}: English left: {left[:10]}"
         host.page.locator("#correct-cancel").click()
         host.page.locator("#hostnav .nav-link[data-to=host]").click()
-        expect(host.page.locator("#undo-why span")).to_have_text(host.say("table.undo_why.secret"))
+        expect(host.page.locator("#undo-why span")).to_have_text(host.say(host.view()["undo_why"]["key"]))
         for size, viewport in SIZES.items():
             host.page.set_viewport_size(viewport)
             host.page.locator("#undo-why").scroll_into_view_if_needed()
-            host.page.screenshot(path=shots / lang / f"{size}-undo-why.png")
+            host.page.screenshot(path=shots / lang / f"{game}-{size}-undo-why.png")
             assert host.page.evaluate(PROBLEMS) == [], f"undo's reason in {lang} at {size}"
         host.page.set_viewport_size(WIDE)
