@@ -9,6 +9,7 @@ from pathlib import Path
 
 from companion.contract import Item, Line, RuleBook, Setup, TableOption, msg
 
+from .correction import correct, edits
 from .engine import COLOURS, apply, check, cup_request, decide, logged, prompt, question, start
 from .pairing import best_pairing, outcome
 from .parts import parts, secrets
@@ -94,5 +95,5 @@ def narration(state: State) -> tuple[Line, ...]:
 
 
 __all__ = ["LOCALE", "NAME", "RULES", "SETUP", "SOUNDS", "TERMS", "State", "apply", "best_pairing", "check",
-           "cup_request", "decide", "dice_revealed", "logged", "narration", "outcome", "parts", "prompt", "question",
-           "record", "scores", "secrets", "start", "table_options", "view"]
+           "correct", "cup_request", "decide", "dice_revealed", "edits", "logged", "narration", "outcome", "parts",
+           "prompt", "question", "record", "scores", "secrets", "start", "table_options", "view"]
