@@ -6,6 +6,7 @@ from pathlib import Path
 
 from companion.contract import CupRequest, IllegalAction, Line, Prompt
 
+from .correction import correct, edits
 from .engine import advance, apply, cup_request, steps
 from .narration import lines
 from .parts import parts, secrets
@@ -43,6 +44,7 @@ def narration(state: State) -> tuple[Line, ...]:
 
 __all__ = [
     "LOCALE", "NAME", "RULES", "SETUP", "SOUNDS", "TERMS", "CupRequest", "IllegalAction", "Options", "Prompt",
-    "State", "advance", "apply", "check", "cup_request", "decide", "dice_revealed", "logged", "narration", "parts",
-    "position_of", "prompt", "question", "record", "scores", "secrets", "start", "steps", "table_options", "view",
+    "State", "advance", "apply", "check", "correct", "cup_request", "decide", "dice_revealed", "edits", "logged",
+    "narration", "parts", "position_of", "prompt", "question", "record", "scores", "secrets", "start", "steps",
+    "table_options", "view",
 ]
