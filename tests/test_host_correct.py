@@ -16,7 +16,9 @@ import shutil
 import pytest
 import test_phone_browser as page
 from test_host_page import PROBLEMS
-from test_phone_browser import ROUND, SCREENSHOTS, ZOMBIE_DICE, bare, english_left, said, say
+from test_phone_browser import ROUND, SCREENSHOTS, ZOMBIE_DICE, bare, english_left, leaks_secret_dice, said, say
+
+from companion.games import GAMES
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -191,6 +193,64 @@ def test_the_host_corrects_the_board_and_every_phone_sees_it_with_its_line(live,
     host.page.locator("#undo-yes").click()
     expect(host.page.locator("#undo-why span")).to_have_text(say("table.undo_why.taken_back"))
     assert table.call(lambda: table.table.state.round) == 2
+
+
+def zone_of(phone, zone: str) -> dict:
+    """A zone of the board as the phone's last view has it."""
+    return next(z for part in phone.view()["parts"]["main"] if part["part"] == "zones" for z in part["zones"]
+                if z["id"] == zone)
+
+
+@pytest.mark.skipif(not hasattr(GAMES["mall-of-horror"], "edits"), reason="Mall of Horror says no edits yet")
+def test_the_host_moves_a_mall_of_horror_figure_and_its_zombies_and_an_impossible_board_is_refused(live, phones):
+    table = live(position=ROUND, scripted=[ZOMBIE_DICE])  # the Chief's election: nobody has voted yet
+    red, yellow = phones(table.seat_url("red")), phones(table.seat_url("yellow"), locale="vi-VN")
+    host = phones(table.host_url, viewport=WIDE)
+    host.wait_until(lambda: "figure.yellow.tough" in edits(host), "the facts the table may correct")
+    host.page.locator("#hostnav .nav-link[data-to=correct]").click()
+    supermarket = zone_of(host, "6")  # named as the board names it
+    expect(place(host, "6")).to_have_text(supermarket["number"] + " " + said(supermarket["name"]))
+    place(host, "6").click()  # the Supermarket: its zombies, whether it is closed, the figures standing there
+    choice(host, "figure.yellow.tough", 4).click()  # Yellow's Tough Guy stands in the Parking in fact
+    step(host, "zombies.6", "more").click()
+    now = edits(host)
+    assert draft_lines(host) == [change_said(host, now["figure.yellow.tough"], 6, 4),
+                                 change_said(host, now["zombies.6"], 0, 1)]
+    host.page.locator("#correct-apply").click()
+    expect(corrector(host)).to_be_hidden()
+    for phone in (red, yellow, host):
+        parking = phone.page.locator("#board .zone[data-zone='4'] .zone-token[data-seat=yellow] .token-name")
+        expect(parking).to_have_text(say("mall.character.tough", phone.lang))
+        phone.wait_until(lambda p=phone: zone_of(p, "6")["count"] == 1, "the zombie in the Supermarket")
+        expect(phone.page.locator("#board .zone[data-zone='6'] .zone-count")).to_have_text(
+            said(zone_of(phone, "6")["count_label"], phone.lang))
+        phone.wait_until(lambda p=phone: len(corrections_said(p)) == 2, "the correction's lines")
+        phone.wait_until(lambda p=phone: sorted(corrections_shown(p)) == sorted(corrections_said(p)),
+                         "the lines on the page")
+
+    # The Parking closed: no board of the game can be so. Refused in the host's language, and nothing changes.
+    host.page.locator("#hostnav .nav-link[data-to=correct]").click()
+    place(host, "4").click()
+    choice(host, "closed.4", True).click()
+    events = table.call(lambda: len(table.table.events))
+    host.page.locator("#correct-apply").click()
+    host.wait_until(lambda: host.count("error") == 1, "the refusal")
+    refusal = next(m for m in host.messages() if m["type"] == "error")
+    assert refusal["code"] == "refused"
+    expect(host.page.locator("#error .error-text")).to_have_text(say("page.refused", message=said(refusal)))
+    expect(corrector(host)).to_be_visible()
+    assert table.call(lambda: len(table.table.events)) == events
+    assert table.call(lambda: 4 in table.table.state.closed) is False
+
+    # The game goes on from the corrected board; no page was sent a secret it may not see.
+    red.vote("blue")
+    table.answer({"seat": "blue", "vote": "blue"})
+    red.wait_until(lambda: red.view().get("revealed"), "the reveal")
+    for phone in (red, yellow):
+        assert not any(leaks_secret_dice(frame) for frame in phone.frames)  # only the elected Chief sees the dice
+    for state in host.states():
+        assert not {"ballot", "destination", "cup_seen", "question", "narration_mine"} & set(state["view"])
+    no_secret_of_another_seat(yellow, "red")
 
 
 def test_a_game_in_progress_is_started_then_entered_as_it_lies_on_the_table(live, phones):
