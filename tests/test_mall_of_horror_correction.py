@@ -226,6 +226,15 @@ def test_an_attacks_card_window_opens_again_on_the_corrected_board(tmp_path):
     play_to_the_end(table)
 
 
+def test_a_threat_played_before_a_victim_vote_still_counts_when_the_vote_opens_again(tmp_path):
+    table = table_at(tmp_path, {**ATTACK, "hands": {"red": 1, "blue": 0, "yellow": 0, "green": 0}, "deck": 16})
+    table.answer({"seat": "red", "play": "threat"})  # his last card: the window closes, the vote opens
+    assert table.view(None)["vote"]["weights"] == {"red": 2, "blue": 1}
+    table.correct({"figure.blue.gunman": 1})  # Blue's Gunman stood in the Restroom too: two more votes for Blue
+    assert table.view(None)["vote"]["weights"] == {"red": 2, "blue": 3}
+    play_to_the_end(table)
+
+
 def test_a_location_closes_once_its_zombies_have_left_and_a_closed_one_opens(tmp_path):
     table = table_at(tmp_path, TRUCK)
     table.correct({"zombies.6": 0, "closed.6": True})  # the Supermarket fell: its zombies left, it is closed
