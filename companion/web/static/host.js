@@ -1,6 +1,7 @@
 // The host's tools on the page: the table's controls (close a ballot, undo, answer for a seat with no phone,
 // give a pad), the QR codes that seat the players, the links along the board, a new game from the games' own
-// forms, and the board corrected to what lies on the table (the game's edits: host.edits). Only the host's page fetches this file (app.js loads it for the host's link): a seat's phone never does.
+// forms, and the board corrected to what lies on the table (the game's edits: host.edits). Only the host's page
+// fetches this file (app.js loads it for the host's link): a seat's phone never does.
 // It knows no game, and draws with the page's building blocks, as the board parts do (static/parts.js).
 "use strict";
 
@@ -31,7 +32,7 @@
     section("join", JSON.stringify([app.host && [app.host.seats, app.host.spectator, app.host.wifi,
       app.host.claimed], app.connected, view && view.players, [...mine.shownQr]]), () => app.host ? join() : []);
     placeJoin();
-    section("hostnav", JSON.stringify([!!view, missingSeats().length]), () => hostNav(view));
+    section("hostnav", JSON.stringify([!!view, missingSeats().length, edits().length > 0]), () => hostNav(view));
     section("newgame", JSON.stringify([view ? view.game || "" : null, mine.newGame, app.host && app.host.games]),
       () => newGameForm(!view));
     section("correct", JSON.stringify([mine.correct.open && [mine.correct.at, mine.correct.draft, edits(),
@@ -55,7 +56,8 @@
 
   function hostKey() {
     const view = app.view;
-    return JSON.stringify([view && view.prompt, view && view.can_undo, view && view.players, app.connected,
+    return JSON.stringify([view && view.prompt, view && view.can_undo, view && view.undo_why, edits().length > 0,
+      view && view.players, app.connected,
       app.host && [app.host.questions, app.host.pads, app.host.problems, app.host.takeovers], mine.answerFor,
       app.hostNote, mine.confirmUndo, mine.confirmRenew, app.status, app.openCards, app.cardPick, app.armed, app.drafts]);
   }
@@ -352,7 +354,10 @@
   function placeCorrect() {
     if (document.getElementById("correct")) return;
     const host = document.getElementById("host");
-    if (host) host.after(h("section", { id: "correct", class: "card correct", "aria-labelledby": "correct-title", hidden: true }));
+    if (host) {
+      host.after(h("section", { id: "correct", class: "card correct", "aria-labelledby": "correct-title",
+        hidden: true }));
+    }
   }
 
   const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -411,7 +416,8 @@
     }
     const shown = [...at].filter(([, facts]) => facts.length);
     if (!shown.some(([place]) => place === state.at)) state.at = null;
-    const out = [h("h2", { id: "correct-title" }, t("page.correct_title")), h("p", { class: "hint" }, t("page.correct_hint"))];
+    const out = [h("h2", { id: "correct-title" }, t("page.correct_title")),
+      h("p", { class: "hint" }, t("page.correct_hint"))];
     if (!all.length) out.push(h("p", { class: "hint" }, t("page.correct_nothing")));
     if (shown.length) {
       out.push(h("h3", {}, t("page.correct_places")),
@@ -427,7 +433,9 @@
         "aria-label": named.get(open[0])[0] }, open[1].map(factRow))
         : h("p", { class: "hint", id: "edit-facts" }, t("page.correct_pick")));
     }
-    if (whole.length) out.push(h("h3", {}, t("page.correct_whole")), h("div", { class: "edit-facts whole" }, whole.map(factRow)));
+    if (whole.length) {
+      out.push(h("h3", {}, t("page.correct_whole")), h("div", { class: "edit-facts whole" }, whole.map(factRow)));
+    }
     const changes = Object.entries(state.draft);
     out.push(h("h3", {}, t("page.correct_draft")), changes.length
       ? h("ul", { class: "edit-draft" }, changes.map(([id, value]) => {
