@@ -451,7 +451,8 @@ class Game(Protocol):
 
     def correct(self, state: Any, changes: Mapping[str, Any]) -> Any:
         """The state with these facts of the board so ({Edit id: value}, each a value its Edit allows: checked
-        before, by companion/correction.py, which also says each change in the narration). IllegalAction in one
+        before, by companion/correction.py, which also says each change in the narration of the state it hands over:
+        keep its narration). IllegalAction in one
         line naming what is impossible (over capacity, a figure in two places, more pieces than the box has)."""
 
 

@@ -17,7 +17,8 @@ MAX_CHANGES = 200  # more facts than any board has: a message that lists more is
 
 
 def corrected(game: Game, state: Any, changes: object) -> Any:
-    """The state after the correction `changes` ({Edit id: value}), each change said in the narration; IllegalAction
+    """The state after the correction `changes` ({Edit id: value}), each change said in the narration before what it
+    sets off (`Game.correct` keeps the narration of the state it is given); IllegalAction
     (nothing changes) for an unknown fact, a value it may not take, or a board the rules find impossible."""
     if not isinstance(changes, Mapping) or not changes or len(changes) > MAX_CHANGES:
         raise IllegalAction("correction.shape")
@@ -31,12 +32,11 @@ def corrected(game: Game, state: Any, changes: object) -> Any:
     changed = {key: value for key, value in changes.items() if value != edits[key].value}
     if not changed:
         raise IllegalAction("correction.nothing")
-    after = game.correct(state, changed)
+    told = state  # each change said first: what the corrected board sets off (a vote asked again) is told after it
     for key, value in changed.items():
         edit = edits[key]
-        after = after.say("correction.n.changed", what=edit.label, was=_said(edit, edit.value),
-                          now=_said(edit, value))
-    return after
+        told = told.say("correction.n.changed", what=edit.label, was=_said(edit, edit.value), now=_said(edit, value))
+    return game.correct(told, changed)
 
 
 def _said(edit: Any, value: object) -> Any:

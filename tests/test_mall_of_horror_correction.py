@@ -182,8 +182,9 @@ def test_a_figure_moved_to_the_parking_joins_the_truck_search_vote_nobody_has_vo
     zones = {z["id"]: z for p in table.view(None)["parts"]["main"] if p["part"] == "zones" for z in p["zones"]}
     assert ("red", "mall.character.tough") in {(t["seat"], t["name"]["key"]) for t in zones["4"]["tokens"]}
     assert ("red", "mall.character.tough") not in {(t["seat"], t["name"]["key"]) for t in zones["1"]["tokens"]}
-    text = catalogue().text(table.narration()[-1].message)
-    assert text == "Corrected: Red's Tough Guy 1 Restroom → 4 Parking"
+    said = [catalogue().text(line.message) for line in table.narration()[-2:]]
+    assert said == ["Corrected: Red's Tough Guy 1 Restroom → 4 Parking",  # the correction first,
+                    "Truck search: Red, Blue, Yellow and Green vote in 4 Parking"]  # then the vote asked anew
     play_to_the_end(table)
 
 
@@ -196,7 +197,8 @@ def test_figures_eaten_leave_one_colour_in_the_parking_who_searches_the_truck_al
     assert state.deck == 10 and state.hands["red"] == 2
     assert shown(table.view(None)["parts"])["figure.yellow.gunman"] == 6
     assert "figure.blue.pinup" not in edits_of(table)  # an eaten figure is off the board for good
-    assert catalogue().text(table.narration()[-3].message, "en") == \
+    corrections = [line for line in table.narration() if line.message.key == "correction.n.changed"]
+    assert catalogue().text(corrections[-3].message, "en") == \
         "Corrected: Blue's Pin-up 4 Parking → eaten (off the board)"
     play_to_the_end(table)
 
@@ -393,7 +395,7 @@ def test_whatever_the_table_corrects_at_any_moment_the_rules_play_on_to_the_end(
 @pytest.mark.parametrize("changes, key", [
     ({"figure.red.pinup": 1}, "mall.position.over_capacity"),  # a fourth character in the Restroom
     ({"figure.red.pinup": 2}, "mall.position.character_closed"),  # Cachou is closed at four players
-    ({"closed.4": True}, "mall.position.parking_closed"),
+    ({"closed.4": True}, "correction.unknown"),  # the Parking never closes: not even offered
     ({"closed.6": True}, "mall.edit.refuse.closed_zombies"),  # its 2 zombies are still there
     ({"deck": 21}, "mall.edit.refuse.cards"),  # 21 + 4 in hands: more action cards than the box has
     ({"hand.red": 14}, "mall.edit.refuse.cards"),

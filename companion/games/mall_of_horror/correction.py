@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from companion.board import Edit, EditChoice
 from companion.contract import IllegalAction, msg
 
-from .board import BOARD_ZOMBIES, DECK_SIZE, LOCATIONS
+from .board import BOARD_ZOMBIES, DECK_SIZE, LOCATIONS, PARKING
 from .engine import PHASES, advance, finish
 from .position import from_position, record
 from .state import Character, Phase, State, Step, evolve
@@ -61,8 +61,10 @@ def edits(state: State) -> tuple[Edit, ...]:
             count = state.zombies[loc - 1]
             out.append(Edit(f"zombies.{loc}", here, msg("mall.edit.zombies", location=loc), count, 0,
                             max(BOARD_ZOMBIES, count)))
-        out.append(Edit(f"closed.{loc}", here, msg("mall.edit.location", location=loc), loc in state.closed,
-                        choices=(EditChoice(False, msg("mall.edit.open")), EditChoice(True, msg("mall.edit.closed")))))
+        if loc != PARKING:  # the Parking never closes (it has no limit): not offered
+            out.append(Edit(f"closed.{loc}", here, msg("mall.edit.location", location=loc), loc in state.closed,
+                            choices=(EditChoice(False, msg("mall.edit.open")),
+                                     EditChoice(True, msg("mall.edit.closed")))))
     if not deciding:
         places = tuple(EditChoice(loc, msg(f"mall.location.{loc}")) for loc in LOCATIONS)
         if state.phase != Phase.PLACEMENT:  # nobody is eaten before the first round
