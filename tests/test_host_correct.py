@@ -228,10 +228,11 @@ def test_the_host_moves_a_mall_of_horror_figure_and_its_zombies_and_an_impossibl
         phone.wait_until(lambda p=phone: sorted(corrections_shown(p)) == sorted(corrections_said(p)),
                          "the lines on the page")
 
-    # The Parking closed: no board of the game can be so. Refused in the host's language, and nothing changes.
+    # Megatoys closed with its zombie still there: no board of the game can be so. Refused in the host's language,
+    # and nothing changes.
     host.page.locator("#hostnav .nav-link[data-to=correct]").click()
-    place(host, "4").click()
-    choice(host, "closed.4", True).click()
+    place(host, "3").click()
+    choice(host, "closed.3", True).click()
     events = table.call(lambda: len(table.table.events))
     host.page.locator("#correct-apply").click()
     host.wait_until(lambda: host.count("error") == 1, "the refusal")
@@ -240,7 +241,7 @@ def test_the_host_moves_a_mall_of_horror_figure_and_its_zombies_and_an_impossibl
     expect(host.page.locator("#error .error-text")).to_have_text(say("page.refused", message=said(refusal)))
     expect(corrector(host)).to_be_visible()
     assert table.call(lambda: len(table.table.events)) == events
-    assert table.call(lambda: 4 in table.table.state.closed) is False
+    assert table.call(lambda: 3 in table.table.state.closed) is False
 
     # The game goes on from the corrected board; no page was sent a secret it may not see.
     red.vote("blue")
