@@ -2,7 +2,8 @@
 
 It knows no game. It draws the board from the parts the game describes (companion/ui/parts.py), asks every
 question by its kind for any seat (one at a time, secret ones behind a cover), shows the narration, and offers the
-table's controls: join, undo with a confirmation, history with the fairness of the cup, a new game, the language.
+table's controls: join, undo with a confirmation (and why not, when it cannot), correcting the board, history with
+the fairness of the cup, a new game, the language.
 Layouts are in kv/ (one file per screen); the words are the catalogue's.
 """
 
@@ -258,7 +259,7 @@ class CompanionApp(App):
         if view is None and current not in ("newgame", "menu"):
             self.goto("newgame")
             return
-        if view is not None and view.get("over") and current in ("board", "answer", "cover", "confirm"):
+        if view is not None and view.get("over") and current in ("board", "answer", "cover", "confirm", "correct"):
             self.goto("end")
             return
         if view is not None and not view.get("over") and current == "end":

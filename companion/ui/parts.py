@@ -1,6 +1,6 @@
 """The board parts on the touchscreen (companion/board.py): one renderer per part, none per game.
 
-It offers what the screens ask of a board: `Board(words)` with `update(view)`, `secrets(view, words)`,
+It offers what the screens ask of a board: `Board(words)` with `update(view)` and `items()`, `secrets(view, words)`,
 `revealed(view, words)` and `over(view, words)`, all read from `view["parts"]`. The speed work lives here, so every
 game gets it: each zone and each cell is drawn into a picture of its own (`Cached`) and again only when it changes,
 and the widgets of a board are made once for its shape, then only given new words.
@@ -361,7 +361,8 @@ class Pips(Widget):
         if not self.most:
             return
         side = min(self.height, self.width / self.most - dp(8))
-        left = self.center_x - (self.most * (side + dp(8)) - dp(8)) / 2
+        # (x + width / 2: center_x is not yet up to date when a change of size calls this)
+        left = self.x + self.width / 2 - (self.most * (side + dp(8)) - dp(8)) / 2
         with self.canvas:
             for k in range(self.most):
                 x, y = left + k * (side + dp(8)), self.y + (self.height - side) / 2
@@ -475,6 +476,9 @@ class ZonesPart(GridLayout):
         for card, zone in zip(self.cards, part.get("zones") or [], strict=False):
             card.show(zone)
 
+    def items(self) -> list[tuple[str, str, Widget]]:
+        return [(card.data.get("id") or "", card.name.text, card) for card in self.cards]
+
 
 class GridPart(BoxLayout):
     grows = True
@@ -490,6 +494,9 @@ class GridPart(BoxLayout):
     def show(self, part: dict) -> None:
         for card, cell in zip(self.cells, part.get("cells") or [], strict=False):
             card.show(cell)
+
+    def items(self) -> list[tuple[str, str, Widget]]:
+        return [(card.data.get("id") or "", card.label.text, card) for card in self.cells]
 
 
 class CardsPart(BoxLayout):
@@ -540,8 +547,11 @@ class SeatsPart(BoxLayout):
                              **kwargs)
             self.cards = []
             self.texts = []
+            self.row_widgets = []
             for seat in seats:
                 row = BoxLayout(spacing=dp(4), size_hint_y=None, height=dp(19))
+                row.seat = seat["seat"]
+                self.row_widgets.append(row)
                 row.add_widget(Mark(seat=seat["seat"], size_hint=(None, None), size=(dp(16), dp(16)),
                                     pos_hint={"center_y": 0.5}))
                 text = Text(text="", base_font=dp(13), min_font=dp(8), wrap=False, halign="left", valign="middle")
@@ -554,8 +564,13 @@ class SeatsPart(BoxLayout):
         super().__init__(spacing=dp(4), size_hint_y=None,
                          height=max(dp(76), dp(30) + dp(20) * lines) + (TARGET if answers else 0), **kwargs)
         self.cards = [SeatCard(words, s["seat"], lines) for s in seats]
+        self.row_widgets = []
         for card in self.cards:
             self.add_widget(card)
+
+    def items(self) -> list[tuple[str, str, Widget]]:
+        return [(widget.seat, self.words.t(f"colour.{widget.seat}"), widget)
+                for widget in self.cards or self.row_widgets]
 
     def show(self, part: dict) -> None:
         if self.rows:
@@ -653,6 +668,11 @@ class Board(BoxLayout):
                 self.add_widget(widget)
         for widget, part in zip(self.widgets, main, strict=True):
             widget.show(part)
+
+    def items(self) -> list[tuple[str, str, Widget]]:
+        """The board's items a finger can point at, each as (its id, its name as shown, its widget): the zones, the
+        cells and the seats' panels (the board editor offers each item's facts where the item is drawn)."""
+        return [item for widget in self.widgets if hasattr(widget, "items") for item in widget.items()]
 
 
 # -- the seat's secrets, the revealed ballot and the end ----------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 from companion.ui.screens.answer import AnswerScreen, CoverScreen
 from companion.ui.screens.board import BoardScreen
 from companion.ui.screens.confirm import ConfirmScreen
+from companion.ui.screens.correct import CorrectScreen
 from companion.ui.screens.end import EndScreen
 from companion.ui.screens.history import HistoryScreen
 from companion.ui.screens.join import JoinScreen
@@ -16,5 +17,5 @@ from companion.ui.screens.rules import RulesScreen
 SCREEN_CLASSES = {
     "board": BoardScreen, "answer": AnswerScreen, "cover": CoverScreen, "confirm": ConfirmScreen,
     "join": JoinScreen, "newgame": NewGameScreen, "menu": MenuScreen, "history": HistoryScreen, "end": EndScreen,
-    "rules": RulesScreen,
+    "rules": RulesScreen, "correct": CorrectScreen,
 }

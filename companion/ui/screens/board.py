@@ -1,6 +1,7 @@
 """The board at a glance: the game's board (drawn from its parts), who the table waits on (press a seat to answer for
 it), the secret dice (look at your phone, or hold to peek), the last revealed ballot while it is current, and
-this round's narration with the lines that ask for a physical action standing out."""
+this round's narration with the lines that ask for a physical action standing out. Where Undo is grey it says why,
+beside a button that corrects the board."""
 
 from __future__ import annotations
 
@@ -80,6 +81,10 @@ class BoardScreen(BaseScreen):
         undo = self.ids.undo
         undo.enabled = steps > 0
         undo.text = app.t("ui.undo_n", count=steps) if steps else app.t("ui.undo")
+        why = view.get("undo_why") if not steps else None
+        row = self.ids.undo_why  # where Undo is grey, why, and the board's correction one tap away
+        row.height, row.opacity, self.ids.correct.disabled = (dp(64), 1, False) if why else (0, 0, True)
+        self.ids.undo_reason.text = app.words.say(why) if why else ""
 
     # -- who the table waits on ----------------------------------------------------------------------------
 

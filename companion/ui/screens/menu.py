@@ -1,5 +1,6 @@
 """The table's menu: the language (switched at once, every word from the catalogue), the sounds (mute) and the
-spoken narration, a new game, the history, shutting the box down or restarting it (after a confirmation)."""
+spoken narration, a new game, correcting the board, the history, shutting the box down or restarting it (after a
+confirmation)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ class MenuScreen(BaseScreen):
     def update(self, force: bool = False) -> None:
         app = self.app
         sounds = app.sounds
-        if not self.changed("menu", (app.view is None, sounds.muted, sounds.speech), force):
+        over = app.view is None or bool(app.view.get("over"))
+        if not self.changed("menu", (app.view is None, over, sounds.muted, sounds.speech), force):
             return
         self.ids.sounds.text = app.t("ui.sounds_off" if sounds.muted else "ui.sounds_on")
         self.ids.sounds.tone = "normal" if sounds.muted else "on"
@@ -35,6 +37,7 @@ class MenuScreen(BaseScreen):
         self.ids.cjk.text = app.t("ui.no_cjk_font", package="fonts-noto-cjk") if app.no_cjk else ""
         self.ids.cjk.ink = DANGER
         self.ids.rules.disabled = app.view is None  # the rules of the game on the table
+        self.ids.correct.disabled = app.view is None or bool(app.view.get("over"))  # its board, while it is played
         self.ids.back.disabled = app.view is None
         self.ids.back.opacity = 0 if app.view is None else 1
 

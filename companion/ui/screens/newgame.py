@@ -1,5 +1,6 @@
 """A new game, from the games' own forms: the game, the players in seating order, the table options with their
-defaults, the language."""
+defaults, the language. Start, or continue a game in progress: started the same way, then its board entered as it
+lies on the table (the board editor)."""
 
 from __future__ import annotations
 
@@ -92,8 +93,9 @@ class NewGameScreen(BaseScreen):
         if self.error:
             form.add_widget(Text(text=self.error, grow=True, size_hint_y=None, base_font=dp(15), ink=DANGER))
         count = len(self.players)
-        ids.start.enabled = setup.min_players <= count <= setup.max_players
+        ids.start.enabled = ids.continue_game.enabled = setup.min_players <= count <= setup.max_players
         ids.start.text = app.t("ui.start_game", count=count)
+        ids.continue_game.text = app.t("ui.continue_game")
 
     def _row(self, label: str) -> BoxLayout:
         row = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(4))
@@ -124,7 +126,8 @@ class NewGameScreen(BaseScreen):
         self.players = []
         self.update()
 
-    def start(self) -> None:
+    def start(self, entering: bool = False) -> None:
+        """Start the game chosen; `entering`: a game in progress, whose board the table then enters as it lies."""
         app = self.app
         setup = GAMES[self.game].SETUP
         options = {o.name: self.options.get(o.name, o.default) for o in setup.options}
@@ -135,7 +138,11 @@ class NewGameScreen(BaseScreen):
             self.update(force=True)
             return
         self.players, self.options, self.error = [], {}, ""
-        app.goto("join" if app.box.server is not None else "board")
+        then = "join" if app.box.server is not None else "board"
+        if entering:
+            app.goto("correct", then=then, entering=True)
+        else:
+            app.goto(then)
 
 
 def _corner(button, *_args) -> None:
