@@ -56,7 +56,8 @@ class CorrectScreen(BaseScreen):
         view = app.view
         if view is None or app.table.state is None:
             return
-        edits = app.table.edits()
+        # (A game that says nothing it may correct, as the contract asks of every game, has nothing framed.)
+        edits = app.table.edits() if hasattr(app.table.rules, "edits") else []
         self.edits = {edit["id"]: edit for edit in edits}
         # What the table no longer offers, or now says itself, leaves the draft.
         self.draft = {key: value for key, value in self.draft.items()
@@ -113,7 +114,8 @@ class CorrectScreen(BaseScreen):
         app = self.app
         shown: list = []
         if self.at is None:
-            hint = "ui.correct.hint" if len(self.places) > (WHOLE in self.places) else "ui.correct.hint_whole"
+            hint = "ui.correct.hint" if len(self.places) > (WHOLE in self.places) else \
+                "ui.correct.hint_whole" if self.places else "ui.correct.none"
             shown.append(Text(text=app.t(hint), grow=True, size_hint_y=None, base_font=dp(15), ink=DIM))
         else:
             name = app.t("ui.correct.whole") if self.at == WHOLE else self.items[self.at][0]
