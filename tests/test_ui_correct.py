@@ -114,6 +114,10 @@ def test_the_editor_refuses_while_a_secret_question_is_half_answered_and_changes
     assert refused["events_before"] == refused["events_after"] and refused["screen"] == "correct"
     assert refused["text"] and refused["text"] in refused["texts"]  # said on the screen, in its language
     assert refused["offered"] or not refused["apply"]  # (nothing offered: nothing to apply)
+    if refused["offered"]:
+        shots = refused["shots"]
+        assert len(shots["paths"]) == 4 and not wrong_on(shots, game)
+        assert all(said in shots["texts"][lang] for lang, said in refused["said"].items())
     if game == TOY:
         assert refused["offered"] and refused["text"].startswith("A secret question is open")
 
@@ -248,7 +252,7 @@ async def play(args) -> None:
         entered["untouched"] = all(values[k] == v for k, v in before.items() if k not in expected and k in values)
         if app.manager.current == "join":
             await d.tap(app.manager.current_screen.ids.back)
-        report["played"] = await play_a_round(d, app, report)
+        report["played"] = await play_a_round(d, app, report, glyphs)
         await grey_undo_and_correct(d, app, report, glyphs)
 
     try:
@@ -343,7 +347,7 @@ async def answer_once(d, app, report: dict) -> bool:
     return False
 
 
-async def play_a_round(d, app, report: dict, most: int = 40) -> dict:
+async def play_a_round(d, app, report: dict, glyphs, most: int = 40) -> dict:
     """Answers by touch until the round goes on (and on, up to `most` answers, until a secret question is half
     answered); a correction is tried once while a secret question has an answer cast in it."""
     table = app.table
@@ -355,7 +359,7 @@ async def play_a_round(d, app, report: dict, most: int = 40) -> dict:
             break
         asked = table.rules.prompt(table.state)
         if "refused" not in report and app.manager.current == "board" and asked is not None and asked.id == cast_in:
-            await refused_while_secret(d, app, report)
+            await refused_while_secret(d, app, report, glyphs)
         if await answer_once(d, app, report):
             answers += 1
             now = table.rules.prompt(table.state)
@@ -365,7 +369,7 @@ async def play_a_round(d, app, report: dict, most: int = 40) -> dict:
             "over": bool(table.state.over)}
 
 
-async def refused_while_secret(d, app, report: dict) -> None:
+async def refused_while_secret(d, app, report: dict, glyphs) -> None:
     """Menu, Correct the board, a change, Apply: refused in the screen's language; nothing changes; Cancel. (A game
     that offers nothing to correct meanwhile: the editor says so, and Apply stays grey.)"""
     table = app.table
@@ -382,6 +386,11 @@ async def refused_while_secret(d, app, report: dict) -> None:
     said = refused.text(app.lang) if refused is not None else None if offered else app.t("ui.correct.none")
     report["refused"] = {"events_before": events, "events_after": len(table.events), "screen": app.manager.current,
                          "offered": offered, "text": said, "texts": d.texts(), "apply": editor.ids.apply.enabled}
+    if refused is not None:  # the refusal in each language, on the screen
+        from companion.catalogue import LANGUAGES
+
+        report["refused"]["shots"] = await shoot_screen(d, app, f"{table.rules.NAME}-editor-refused", glyphs)
+        report["refused"]["said"] = {lang: refused.text(lang) for lang in LANGUAGES}
     await d.tap(editor.ids.cancel)
     assert app.manager.current == "board", app.manager.current
 
