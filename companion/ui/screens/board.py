@@ -84,7 +84,8 @@ class BoardScreen(BaseScreen):
         why = view.get("undo_why") if not steps else None
         row = self.ids.undo_why  # where Undo is grey, why, and the board's correction one tap away
         row.height, row.opacity, self.ids.correct.disabled = (dp(64), 1, False) if why else (0, 0, True)
-        self.ids.undo_reason.text = app.words.say(why) if why else ""
+        self.ids.undo_reason.text = app.words.say(why) if why else ""  # (no words at all where the row is hidden)
+        self.ids.correct.text = app.t("ui.correct.open") if why else ""
 
     # -- who the table waits on ----------------------------------------------------------------------------
 
