@@ -127,7 +127,7 @@ def test_where_undo_is_grey_it_says_why_beside_a_button_that_corrects_the_board(
     grey = runs[game]["play"]["grey"]
     if game != TOY and grey is None:
         pytest.skip(f"Undo was never grey in {game}'s first round")
-    assert grey["reason"] and grey["reason"] == grey["expected"] and grey["button"] == "Correct the board"
+    assert grey["shown"] and grey["reason"] == grey["expected"] and grey["button"] == "Correct the board"
     assert grey["opened"] == "correct"  # one tap away
     if game == TOY:
         assert grey["key"] == "table.undo_why.rolled"
@@ -407,7 +407,7 @@ async def grey_undo_and_correct(d, app, report: dict, glyphs) -> None:
     report["grey"] = None
     if not board.ids.undo.enabled and why:
         report["grey"] = {"reason": board.ids.undo_reason.text, "expected": app.words.say(why), "key": why["key"],
-                          "button": board.ids.correct.text, "shown": board.ids.undo_why.opacity == 1}
+                          "button": board.ids.correct.text, "shown": board.ids.undo_why.parent is not None}
         report["grey"]["shots"] = await shoot_screen(d, app, f"{table.rules.NAME}-board-undo-why", glyphs)
         await d.tap(board.ids.correct)
         report["grey"]["opened"] = app.manager.current
@@ -496,7 +496,7 @@ async def resume(args) -> None:
         await d.settle(3)
         report["undone_values"] = {e["id"]: e["value"] for e in table.edits()}
         report["taken_back_shown"] = app.t("ui.undone") in d.texts()
-        report["undo_why"] = board.ids.undo_reason.text if board.ids.undo_why.opacity == 1 else None
+        report["undo_why"] = board.ids.undo_reason.text if board.ids.undo_why.parent is not None else None
 
     try:
         await run_with(app, script)

@@ -47,6 +47,7 @@ class BoardScreen(BaseScreen):
         self.revealed_texts: list[Text] = []  # the revealed ballot's heading and lines
         self.peek_widgets: dict = {}  # the secrets to look at, by seat, what and whether on a phone
         self.more = None  # the button to the round's earlier lines
+        self.undo_row = None  # why Undo is grey, beside the button that corrects the board (kv/board.kv)
 
     def update(self, force: bool = False) -> None:
         app = self.app
@@ -82,10 +83,16 @@ class BoardScreen(BaseScreen):
         undo.enabled = steps > 0
         undo.text = app.t("ui.undo_n", count=steps) if steps else app.t("ui.undo")
         why = view.get("undo_why") if not steps else None
-        row = self.ids.undo_why  # where Undo is grey, why, and the board's correction one tap away
-        row.height, row.opacity, self.ids.correct.disabled = (dp(64), 1, False) if why else (0, 0, True)
-        self.ids.undo_reason.text = app.words.say(why) if why else ""  # (no words at all where the row is hidden)
-        self.ids.correct.text = app.t("ui.correct.open") if why else ""
+        # Where Undo is grey, why, and the board's correction one tap away: on top of the list, and only then. (The
+        # row is held here: kv's ids are weak, and it leaves the screen while Undo works.)
+        row = self.undo_row = self.undo_row or self.ids.undo_why.__self__
+        if why:
+            self.ids.undo_reason.text = app.words.say(why)
+            self.ids.correct.text = app.t("ui.correct.open")
+            if row.parent is None:
+                self.ids.listed.add_widget(row, index=len(self.ids.listed.children))
+        elif row.parent is not None:
+            row.parent.remove_widget(row)
 
     # -- who the table waits on ----------------------------------------------------------------------------
 
