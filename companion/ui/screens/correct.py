@@ -114,8 +114,12 @@ class CorrectScreen(BaseScreen):
         app = self.app
         shown: list = []
         if self.at is None:
-            hint = "ui.correct.hint" if len(self.places) > (WHOLE in self.places) else \
-                "ui.correct.hint_whole" if self.places else "ui.correct.none"
+            if not self.places:
+                hint = "ui.correct.none"
+            elif set(self.places) == {WHOLE}:
+                hint = "ui.correct.hint_whole"
+            else:
+                hint = "ui.correct.hint"
             shown.append(Text(text=app.t(hint), grow=True, size_hint_y=None, base_font=dp(15), ink=DIM))
         else:
             name = app.t("ui.correct.whole") if self.at == WHOLE else self.items[self.at][0]
