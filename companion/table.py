@@ -230,21 +230,32 @@ class Table:
         ballot; before the first answer, the question is asked of the corrected board) and once the game is over;
         IllegalAction for a fact or a value the game refuses."""
         self._need_game()
-        if self.state.over:
-            raise TableError("table.correct_over")
         if self._waits_for_cup():
             self._settle()
-        asked = self.rules.prompt(self.state)
-        if asked is not None and asked.secret and asked.id == self._secret_cast:
-            raise TableError("table.correct_secret")
+        why = self.correct_why
+        if why is not None:
+            raise TableError(why.key, **why.params)
         self._record({"correct": dict(changes) if isinstance(changes, dict) else changes})
         self._settle_or_wait()
         self._notify()
 
+    @property
+    def correct_why(self) -> Message | None:
+        """Why the board cannot be corrected now (the game is over; a secret question has an answer cast), or None."""
+        if self.state is None:
+            return None
+        if self.state.over:
+            return Message("table.correct_over")
+        asked = self.rules.prompt(self.state)
+        if asked is not None and asked.secret and asked.id == self._secret_cast:
+            return Message("table.correct_secret")
+        return None
+
     def edits(self) -> list[dict]:
-        """What the table may correct on the board now, as JSON (companion/board.py: Edit); none once over."""
+        """What the table may correct on the board now, as JSON (companion/board.py: Edit); none while it may not
+        (`correct_why`)."""
         self._need_game()
-        return [] if self.state.over else edits_json(self.rules, self.state)
+        return [] if self.correct_why is not None else edits_json(self.rules, self.state)
 
     @property
     def undo_why(self) -> Message | None:

@@ -99,6 +99,7 @@ def test_a_correction_waits_for_an_open_secret_question_and_the_end_of_the_game(
     with pytest.raises(TableError) as refused:
         table.correct({"points.red": 0})
     assert refused.value.code == "table.correct_secret"
+    assert table.edits() == [] and table.correct_why.key == "table.correct_secret"  # nothing offered, and why
     assert table.state.ballot.ballots == {"red": "blue"} and table.state.scores["red"] == 1  # nothing changed
     table.answer({"seat": "blue", "vote": "blue"})  # the ballot is complete and counted: the board may be corrected
     table.correct({"points.red": 0})

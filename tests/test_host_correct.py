@@ -159,18 +159,17 @@ def test_the_host_corrects_the_board_and_every_phone_sees_it_with_its_line(live,
     assert corrections_shown(red)[-1].startswith("Corrected:") and corrections_shown(blue)[-1].startswith("已更正")
     assert table.call(lambda: table.table.state.scores) == {"red": 0, "blue": 1}
 
-    # The vote goes on; Red's ballot is cast: a correction now would show nothing, yet is refused until the reveal.
-    red.vote("blue")
+    # The vote goes on; once Red's ballot is cast nothing is offered until the reveal (a correction would show
+    # nothing, yet waits), and the open corrector says why: its draft goes with the facts.
     host.page.locator("#hostnav .nav-link[data-to=correct]").click()
     place(host, "red").click()
     step(host, "points.red", "more").click()
+    red.vote("blue")
     events = table.call(lambda: len(table.table.events))
-    host.page.locator("#correct-apply").click()
-    expect(host.page.locator("#error .error-text")).to_have_text(
-        say("page.refused", message=say("table.correct_secret")))
-    expect(corrector(host)).to_be_visible()  # the draft stays, to apply once the ballot is counted
-    assert draft_lines(host) == [change_said(host, edits(host)["points.red"], 0, 1)]
-    assert table.call(lambda: len(table.table.events)) == events
+    expect(corrector(host).locator(".correct-why")).to_have_text(say("table.correct_secret"))
+    expect(host.page.locator("#correct-apply")).to_be_disabled()
+    expect(host.page.locator("#hostnav .nav-link[data-to=correct]")).to_have_count(0)
+    assert edits(host) == {} and table.call(lambda: len(table.table.events)) == events
     expect(red.page.locator("#board .zone[data-zone=red] .zone-count")).to_have_text(say("board.points", count=0))
     for phone in (blue, host):
         no_secret_of_another_seat(phone, "red")

@@ -114,12 +114,12 @@ def test_the_editor_refuses_while_a_secret_question_is_half_answered_and_changes
     assert refused["events_before"] == refused["events_after"] and refused["screen"] == "correct"
     assert refused["text"] and refused["text"] in refused["texts"]  # said on the screen, in its language
     assert refused["offered"] or not refused["apply"]  # (nothing offered: nothing to apply)
-    if refused["offered"]:
+    if "shots" in refused:
         shots = refused["shots"]
         assert len(shots["paths"]) == 4 and not wrong_on(shots, game)
         assert all(said in shots["texts"][lang] for lang, said in refused["said"].items())
     if game == TOY:
-        assert refused["offered"] and refused["text"].startswith("A secret question is open")
+        assert not refused["offered"] and refused["text"].startswith("A secret question is open")
 
 
 @pytest.mark.parametrize("game", games_with_edits())
@@ -383,14 +383,18 @@ async def refused_while_secret(d, app, report: dict, glyphs) -> None:
         await change(d, editor)
     await d.tap(editor.ids.apply)
     refused = editor.refused
-    said = refused.text(app.lang) if refused is not None else None if offered else app.t("ui.correct.none")
+    from companion.contract import IllegalAction
+
+    why = table.correct_why  # nothing offered while a secret answer is cast: the table's reason is said instead
+    reason = refused if refused is not None else IllegalAction(why.key, **why.params) if why is not None else None
+    said = reason.text(app.lang) if reason is not None else app.t("ui.correct.none")
     report["refused"] = {"events_before": events, "events_after": len(table.events), "screen": app.manager.current,
                          "offered": offered, "text": said, "texts": d.texts(), "apply": editor.ids.apply.enabled}
-    if refused is not None:  # the refusal in each language, on the screen
+    if reason is not None:  # the refusal or the reason in each language, on the screen
         from companion.catalogue import LANGUAGES
 
         report["refused"]["shots"] = await shoot_screen(d, app, f"{table.rules.NAME}-editor-refused", glyphs)
-        report["refused"]["said"] = {lang: refused.text(lang) for lang in LANGUAGES}
+        report["refused"]["said"] = {lang: reason.text(lang) for lang in LANGUAGES}
     await d.tap(editor.ids.cancel)
     assert app.manager.current == "board", app.manager.current
 

@@ -849,6 +849,7 @@ class PhoneServer:
                 "questions": self._waiting_questions(),
                 # What the board may be corrected in (companion/board.py: Edit): public facts only, as the board.
                 "edits": self.table.edits() if self.table.state is not None else [],
+                "correct_why": why.to_json() if (why := self.table.correct_why) is not None else None,
                 "pads": self.give_pad is not None,  # a pad hub whose pads the host gives to seats
                 "games": self.games_json,
                 "claimed": self.claimed(),  # seats with a device: their QR codes are hidden

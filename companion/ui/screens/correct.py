@@ -70,7 +70,9 @@ class CorrectScreen(BaseScreen):
         if self.at is not None and self.at not in self.places:
             self.at = None
         refused = None if self.refused is None else (self.refused.code, repr(self.refused.params))
-        key = (json.dumps(edits, sort_keys=True), repr(sorted(self.draft.items())), self.at, refused, self.entering)
+        why = app.table.correct_why
+        key = (json.dumps(edits, sort_keys=True), repr(sorted(self.draft.items())), self.at, refused, self.entering,
+               why.key if why is not None else None)
         if self.changed("facts", key, force):
             self._words()
             self._facts()
@@ -114,13 +116,19 @@ class CorrectScreen(BaseScreen):
         app = self.app
         shown: list = []
         if self.at is None:
-            if not self.places:
+            why = app.table.correct_why
+            if not self.places and why is not None:  # the table's own reason: a secret answer cast, the game over
+                shown.append(Text(text=app.words.say(why), grow=True, size_hint_y=None, base_font=dp(15),
+                                  ink=DIM))
+                hint = None
+            elif not self.places:
                 hint = "ui.correct.none"
             elif set(self.places) == {WHOLE}:
                 hint = "ui.correct.hint_whole"
             else:
                 hint = "ui.correct.hint"
-            shown.append(Text(text=app.t(hint), grow=True, size_hint_y=None, base_font=dp(15), ink=DIM))
+            if hint is not None:
+                shown.append(Text(text=app.t(hint), grow=True, size_hint_y=None, base_font=dp(15), ink=DIM))
         else:
             name = app.t("ui.correct.whole") if self.at == WHOLE else self.items[self.at][0]
             shown.append(Text(text=name, grow=True, size_hint_y=None, base_font=dp(17), halign="left"))

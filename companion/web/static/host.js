@@ -418,7 +418,10 @@
     if (!shown.some(([place]) => place === state.at)) state.at = null;
     const out = [h("h2", { id: "correct-title" }, t("page.correct_title")),
       h("p", { class: "hint" }, t("page.correct_hint"))];
-    if (!all.length) out.push(h("p", { class: "hint" }, t("page.correct_nothing")));
+    if (!all.length) {  // nothing offered: the table's reason where it has one (a secret answer cast), else none
+      const why = app.host && isMessage(app.host.correct_why) ? app.host.correct_why : null;
+      out.push(h("p", { class: "hint correct-why" }, why ? say(why) : t("page.correct_nothing")));
+    }
     if (shown.length) {
       out.push(h("h3", {}, t("page.correct_places")),
         h("div", { class: "edit-places" }, shown.map(([place, facts]) => {
