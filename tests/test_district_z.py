@@ -545,6 +545,18 @@ def test_damage_above_health_kills_solo_the_game_is_lost():
     assert "dz.n.death" in game.keys() and "dz.n.lost" in game.keys()
 
 
+def test_a_solo_survivor_who_dies_holding_the_objective_and_items_leaves_them_where_he_fell_only():
+    game = solo(health=1)
+    force(game, items=(dz.state.Gear("one", 0),), objective=True)
+    game.answer(move="e").answer(found="district").roll(5).answer(outcome="zombies")
+    game.answer(zombies=2).roll(1, 1).roll(5, 5).answer(pairs={"r1": "b1", "r2": "b2"})
+    assert game.state.over and game.state.lost
+    cell, red = game.state.cell((1, 0)), game.me("red")
+    assert len(cell.items) == 1 and cell.objectives == 1  # dropped where he fell...
+    assert red.items == () and not red.objective and red.pos is None  # ...and no longer in his hands
+    assert {"dz.n.drop_all", "dz.n.drop_objective"} <= set(game.acts())
+
+
 def test_damage_equal_to_health_does_not_kill():
     game = solo(health=2).answer(move="e").answer(found="district").roll(5).answer(outcome="zombies")
     game.answer(zombies=2).roll(1, 1).roll(5, 5).answer(pairs={"r1": "b1", "r2": "b2"})

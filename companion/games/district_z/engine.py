@@ -275,8 +275,8 @@ def _death(state: State, seat: str) -> State:
         state = state.with_cell(pos, objectives=state.cell(pos).objectives + 1)
         state = state.say("dz.n.drop_objective", act=True, colour=seat, cell=state.name(pos))
     state = state.say("dz.n.remove_figure", act=True, colour=seat, cell=state.name(pos))
-    if len(state.players) == 1:
-        state = replace(state.with_survivor(seat, pos=None, out=True), lost=True)
+    if len(state.players) == 1:  # what he held lies where he fell, not in his hands too
+        state = replace(state.with_survivor(seat, items=(), objective=False, pos=None, out=True), lost=True)
         return _over(state.say("dz.n.lost"))
     if state.spare_survivors > 0:
         state = state.with_survivor(seat, number=s.number + 1, attack=None, health=None, damage=0, items=(),
