@@ -137,6 +137,12 @@ def test_every_edit_is_what_the_board_shows_where_it_shows_it_at_every_moment(pl
             offered += 1
             kind = edit.id.partition(".")[0]
             assert kind in KINDS  # a fact of the board: never a ballot, a die or a destination
+            if kind == "figure" and edit.value == 0:  # during placement, a figure not yet placed: on no zone
+                assert state.phase == "placement" and edit.at == "0" and edit.id not in board
+                continue
+            if kind in ("round", "phase") and state.phase == "placement":  # a game may be entered in progress
+                assert (edit.value, edit.at) == ((0, "") if kind == "round" else ("placement", ""))
+                continue
             assert board[edit.id] == edit.value, edit
             assert edit.allows(edit.value) or kind in ("round", "zombies"), edit
             if kind in ("zombies", "closed"):  # offered where the board draws the location
@@ -148,7 +154,7 @@ def test_every_edit_is_what_the_board_shows_where_it_shows_it_at_every_moment(pl
     assert offered > 1000
 
 
-def test_during_placement_the_placed_figures_may_move_and_nothing_else_of_a_round_is_offered():
+def test_during_placement_a_placed_figure_may_move_and_the_placement_goes_on():
     events, _ = random_game(mall, FOUR, random.Random(2))
     state = mall.start(FOUR)
     for event in events[:5]:  # the dice, a figure placed, the dice, a figure placed, the dice
@@ -157,10 +163,12 @@ def test_during_placement_the_placed_figures_may_move_and_nothing_else_of_a_roun
     edits = {edit.id: edit for edit in mall.edits(state)}
     placed = [c for c in state.characters if c.location]
     assert len(placed) == 2
-    assert sorted(k for k in edits if k.startswith("figure.")) == sorted(f"figure.{c.colour}.{c.kind}" for c in placed)
-    assert not {"round", "phase", "chief"} & set(edits)  # the first round has not begun
+    # Every figure is offered, placed or not (a game may be entered in progress), with the round and the phase.
+    assert sorted(k for k in edits if k.startswith("figure.")) == sorted(
+        f"figure.{c.colour}.{c.kind}" for c in state.characters)
+    assert {"round", "phase"} <= set(edits) and edits["phase"].value == "placement"
     first = f"figure.{placed[0].colour}.{placed[0].kind}"
-    assert [choice.value for choice in edits[first].choices] == [1, 2, 3, 4, 5, 6]  # nobody is eaten yet
+    assert [choice.value for choice in edits[first].choices] == [1, 2, 3, 4, 5, 6, "eaten"]
     free = next(loc for loc in (1, 3, 4, 5, 6) if loc != placed[0].location)
     from companion.correction import corrected
 
@@ -168,6 +176,34 @@ def test_during_placement_the_placed_figures_may_move_and_nothing_else_of_a_roun
     assert next(c for c in after.characters if (c.colour, c.kind) == (placed[0].colour, placed[0].kind)).location \
         == free
     assert mall.prompt(after).seats == mall.prompt(state).seats  # the placement goes on
+    unplaced = next(f"figure.{c.colour}.{c.kind}" for c in state.characters if not c.location)
+    for changes in ({unplaced: 3}, {first: "eaten"}, {"round": 3}):  # a game entered: it needs its phase
+        with pytest.raises(IllegalAction) as refused:
+            corrected(mall, state, changes)
+        assert refused.value.code == "mall.edit.refuse.enter_phase"
+
+
+def test_a_game_in_progress_is_entered_from_placement_its_round_phase_figures_and_zombies_at_once(tmp_path):
+    table = Table(EventStore(tmp_path / "save.sqlite3"), SeededCup(3))
+    table.new_game(NAME, list(FOUR))
+    assert table.state.phase == "placement"
+    where = {"red": {"pinup": 1, "tough": 4, "gunman": "eaten"}, "blue": {"pinup": 3, "tough": 3, "gunman": 5},
+             "yellow": {"pinup": 6, "tough": 6, "gunman": 4}, "green": {"pinup": 5, "tough": 1, "gunman": "eaten"}}
+    figures = {f"figure.{colour}.{kind}": place for colour, kinds in where.items() for kind, place in kinds.items()}
+    with pytest.raises(IllegalAction) as refused:  # a phase chosen, yet figures left off the board
+        table.correct({"phase": "truck", "round": 3, **dict(list(figures.items())[:5])})
+    assert refused.value.code == "mall.edit.refuse.unplaced" and refused.value.params["count"] == 7
+    assert "7 figures are not on the board yet" in refused.value.text("en")
+    table.correct({"phase": "truck", "round": 3, "zombies.1": 2, "zombies.6": 1, **figures})
+    state = table.state
+    assert (state.round, state.phase) == (3, "truck")
+    assert sorted((c.colour, c.kind, c.location) for c in state.characters) == sorted(
+        (colour, kind, place) for colour, kinds in where.items() for kind, place in kinds.items() if place != "eaten")
+    assert state.zombies[0] == 2 and state.zombies[5] == 1
+    keys = [line.message.key for line in table.narration()]
+    assert keys.count("correction.n.changed") == 4 + len(figures)  # the phase, the round, two zombie counts
+    play_to_the_end(table)
+    assert table.state.over
 
 
 # -- each fact corrected, and the game goes on ---------------------------------------------------------------

@@ -43,7 +43,8 @@ def edits(state: State) -> tuple[Edit, ...]:
     if state.over or _secret_cast(state):
         return ()
     out: list[Edit] = []
-    if state.round:  # after placement
+    entering = state.phase == Phase.PLACEMENT  # a game in progress may be entered now: its round, phase and figures
+    if state.round or entering:
         out.append(Edit("round", "", msg("mall.edit.round"), state.round, 1, max(ROUNDS, state.round)))
         phases = _phases(state)
         if len(phases) > 1:
@@ -67,12 +68,12 @@ def edits(state: State) -> tuple[Edit, ...]:
                                      EditChoice(True, msg("mall.edit.closed")))))
     if not deciding:
         places = tuple(EditChoice(loc, msg(f"mall.location.{loc}")) for loc in LOCATIONS)
-        if state.phase != Phase.PLACEMENT:  # nobody is eaten before the first round
-            places += (EditChoice(EATEN, msg("mall.edit.eaten")),)
+        places += (EditChoice(EATEN, msg("mall.edit.eaten")),)  # (during placement: with a game entered in progress)
         sprinting = state.order[state.turn] if state.step == Step.SPRINT else None
+        # A figure not yet placed (during placement) is offered too, for a game entered as it lies on the table.
         out += [Edit(f"figure.{c.colour}.{c.kind}", str(c.location),
                      msg("mall.edit.figure", colour=c.colour, character=c.kind), c.location, choices=places)
-                for c in state.characters if c.location and c.colour != sprinting]
+                for c in state.characters if (c.location or entering) and c.colour != sprinting]
     out += [Edit(f"hand.{p}", "", msg("mall.edit.hand", colour=p), state.hands[p], 0, DECK_SIZE)
             for p in state.players]
     searching = deciding and state.vote is not None and state.vote.purpose == "truck"  # its winner draws a card
@@ -97,7 +98,9 @@ def _deciding(state: State) -> bool:
 def _phases(state: State) -> list[str]:
     """The phases this round may be set at: where it is, and each that starts from this board as a position
     starts there, but never before the dice of this round were rolled nor before the reveal."""
-    if state.phase not in PHASES:  # placement
+    if state.phase == Phase.PLACEMENT:  # a game entered in progress: at the start of any phase of a round
+        return [Phase.PLACEMENT, *PHASES]
+    if state.phase not in PHASES:
         return []
     if state.phase in REVEALED_PHASES:
         earliest = state.phase
@@ -123,11 +126,26 @@ def _starts(state: State, phase: str) -> bool:
 def correct(state: State, changes: Mapping[str, object]) -> State:
     """The game on the board with these facts so, waiting for what the rules ask next; IllegalAction (in one line)
     for a board the rules find impossible."""
-    board = _corrected(state, changes)
     phase = changes.get("phase", state.phase)
+    if state.phase == Phase.PLACEMENT:
+        _entered(state, changes, phase)
+    board = _corrected(state, changes)
     if phase != state.phase:
         return _rebuilt(board, phase)
     return _resumed(board)
+
+
+def _entered(state: State, changes: Mapping[str, object], phase: str) -> None:
+    """During placement, a figure placed out of turn, one eaten or a round set is a game entered in progress: it
+    needs the phase it stands at, and then every figure somewhere (placed, or eaten). So does a Chief chosen."""
+    placed = {c: changes.get(f"figure.{c.colour}.{c.kind}", c.location) for c in state.characters}
+    unplaced = [c for c, place in placed.items() if not place]
+    moved = any(place != c.location and (not c.location or place == EATEN) for c, place in placed.items())
+    entering = moved or "round" in changes or "chief" in changes
+    if phase == Phase.PLACEMENT and entering:
+        raise IllegalAction("mall.edit.refuse.enter_phase")
+    if phase != Phase.PLACEMENT and unplaced:
+        raise IllegalAction("mall.edit.refuse.unplaced", count=len(unplaced))
 
 
 def _corrected(state: State, changes: Mapping[str, object]) -> State:
