@@ -275,6 +275,8 @@ class Table:
             return Message("table.undo_why.picked")
         if "answer" in last and "close" in last["answer"]:
             return Message("table.undo_why.closed")
+        if "answer" in last and self.correct_why is not None:  # a secret answer cast in a question still open
+            return Message("table.undo_why.wait_reveal")
         if "answer" in last:
             return Message("table.undo_why.secret")
         return Message("table.undo_why.taken_back")

@@ -110,6 +110,7 @@ def test_undo_says_why_it_cannot_take_a_step_back(tmp_path):
     table = table_at_vote(tmp_path / "save.sqlite3", dice=[(3,)])
     assert table.can_undo == 1 and table.undo_why is None  # the tokens, a public answer
     table.answer({"seat": "red", "vote": "red"})
+    assert table.undo_why.key == "table.undo_why.wait_reveal"  # a ballot cast, the vote still open: nothing until then
     table.answer({"seat": "blue", "vote": "red"})  # the last ballot: secret, the vote is counted
     assert table.can_undo == 0 and table.undo_why.key == "table.undo_why.secret"
     assert table.view(None)["undo_why"]["key"] == "table.undo_why.secret"

@@ -168,7 +168,7 @@ def test_during_placement_a_placed_figure_may_move_and_the_placement_goes_on():
         f"figure.{c.colour}.{c.kind}" for c in state.characters)
     assert {"round", "phase"} <= set(edits) and edits["phase"].value == "placement"
     first = f"figure.{placed[0].colour}.{placed[0].kind}"
-    assert [choice.value for choice in edits[first].choices] == [1, 2, 3, 4, 5, 6, "eaten"]
+    assert [choice.value for choice in edits[first].choices] == [1, 3, 4, 5, 6, "eaten"]  # Cachou is closed
     free = next(loc for loc in (1, 3, 4, 5, 6) if loc != placed[0].location)
     from companion.correction import corrected
 
@@ -430,7 +430,7 @@ def test_whatever_the_table_corrects_at_any_moment_the_rules_play_on_to_the_end(
 
 @pytest.mark.parametrize("changes, key", [
     ({"figure.red.pinup": 1}, "mall.position.over_capacity"),  # a fourth character in the Restroom
-    ({"figure.red.pinup": 2}, "mall.position.character_closed"),  # Cachou is closed at four players
+    ({"figure.red.pinup": 2}, "correction.value"),  # Cachou is closed at four players: not even offered
     ({"closed.4": True}, "correction.unknown"),  # the Parking never closes: not even offered
     ({"closed.6": True}, "mall.edit.refuse.closed_zombies"),  # its 2 zombies are still there
     ({"deck": 21}, "mall.edit.refuse.cards"),  # 21 + 4 in hands: more action cards than the box has

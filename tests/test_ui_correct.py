@@ -403,8 +403,10 @@ async def grey_undo_and_correct(d, app, report: dict, glyphs) -> None:
     """Where Undo is grey the board says why, and its button opens the editor; a change there, shot in four
     languages, applied: the board says it. (Without a grey Undo, the editor comes from the menu.)"""
     table = app.table
-    while app.manager.current != "board":
-        await answer_once(d, app, report)  # (first-game explanations, the join screen)
+    # (first-game explanations, the join screen; and a secret question with an answer cast answered to its end:
+    # nothing can be corrected until then, and the editor would say so)
+    while app.manager.current != "board" or (table.correct_why is not None and not table.state.over):
+        await answer_once(d, app, report)
     board = app.manager.current_screen
     await d.settle(3)
     why = app.view.get("undo_why")

@@ -67,7 +67,7 @@ def edits(state: State) -> tuple[Edit, ...]:
                             choices=(EditChoice(False, msg("mall.edit.open")),
                                      EditChoice(True, msg("mall.edit.closed")))))
     if not deciding:
-        places = tuple(EditChoice(loc, msg(f"mall.location.{loc}")) for loc in LOCATIONS)
+        places = tuple(EditChoice(loc, msg(f"mall.location.{loc}")) for loc in LOCATIONS if state.is_open(loc))
         places += (EditChoice(EATEN, msg("mall.edit.eaten")),)  # (during placement: with a game entered in progress)
         sprinting = state.order[state.turn] if state.step == Step.SPRINT else None
         # A figure not yet placed (during placement) is offered too, for a game entered as it lies on the table.

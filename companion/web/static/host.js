@@ -314,6 +314,7 @@
 
   function closeCorrector() {
     Object.assign(mine.correct, { open: false, at: null, draft: {}, sent: false, focus: "board" });
+    app.error = null;  // a refusal of the draft left behind goes with it
     paint();
   }
 
