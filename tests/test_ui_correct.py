@@ -221,6 +221,8 @@ async def play(args) -> None:
     await box.open()
     if args.game == TOY:
         box.table.cup = DiceCup(scripted=[(6,)] * 10)  # guesses of 1 never score: the game goes on
+    else:
+        box.table.cup = seeded_cup(7)  # the same game on every run (the answers are the first offered)
     app = CompanionApp(box, lang="en")
     report: dict = {}
     glyphs = Glyphs()
@@ -476,6 +478,29 @@ def draft_said(editor) -> dict[str, str]:
     line = Message("ui.correct.change", {"what": edit["label"], "was": editor.said(edit, edit["value"]),
                                          "now": editor.said(edit, value)})
     return {lang: catalogue().text(line, lang) for lang in LANGUAGES}
+
+
+def seeded_cup(seed: int):
+    """The table's cup with dice and picks from a seeded generator, each roll with its commitment as the real one."""
+    import random
+    import secrets
+
+    from companion.cup import DiceCup, Roll, commit
+
+    class SeededCup(DiceCup):
+        def __init__(self) -> None:
+            super().__init__()
+            self.rng = random.Random(seed)
+
+        def roll(self, count: int, visible_to=()) -> Roll:
+            dice = tuple(self.rng.randint(1, 6) for _ in range(count))
+            nonce = secrets.token_hex(16)
+            return Roll(dice=dice, nonce=nonce, commitment=commit(dice, nonce), visible_to=tuple(visible_to))
+
+        def pick(self, n: int) -> int:
+            return self.rng.randrange(n)
+
+    return SeededCup()
 
 
 async def resume(args) -> None:
