@@ -28,6 +28,7 @@ from test_pads_gpio import SLOW_BLINK, Clock
 from companion.box import Box, BoxOptions
 from companion.catalogue import text
 from companion.contract import Message
+from companion.pads.buttons import SETTLE
 from companion.pads.config import GpioConfig, GpioPad
 from companion.pads.fake_hub import FakeHub
 from companion.pads.flood import STUCK_PRESSES, RateGuard
@@ -345,28 +346,33 @@ def _stored(db: Path) -> list[dict]:
         return store.events(game.id) if game else []
 
 
-def test_a_press_stored_before_a_restart_is_counted_once_and_gets_its_ok(tmp_path):
+@pytest.mark.parametrize("resend_after, down", [(0.5, 0.0), (0.02, 1.5)])
+def test_a_press_stored_before_a_restart_is_counted_once_and_gets_its_ok(tmp_path, resend_after, down):
+    """(0.02, 1.5): the box stays down while the hub keeps sending the press again every 20 ms."""
     db = tmp_path / "restart.sqlite3"
     with EventStore(db) as store:  # the save file of a game at Red's last vote, as a table left it
         table = Table(store)
         table.new_game("mall-of-horror", FOUR, position=RESTROOM_VOTE)
         for action in FIRST_VOTE:
             table.answer(action)
-    hub = FakeHub(pads=4, resend_after=0.5)
+    hub = FakeHub(pads=4, resend_after=resend_after)
     path = hub.plug()
     config = tmp_path / "pads.toml"
     config.write_text(f'[serial]\nport = "{path}"\n[serial.pads]\n1 = "red"\n')
     process = _serve(db, config)
     try:
         assert hub.wait_for(lambda h: h.lamps.get(1) == "ASK", timeout=15)
+        time.sleep(SETTLE + 0.5)  # a hand presses once the lamp has asked (a press sooner may be the last question's)
         hub.deaf = True  # the OK will be lost in the cable
         seq = hub.press(1, 3)
         deadline = time.monotonic() + 10
         while not red_votes([e["answer"] for e in _stored(db) if "answer" in e]) and time.monotonic() < deadline:
             time.sleep(0.05)
+        assert red_votes([e["answer"] for e in _stored(db) if "answer" in e]), "the press was not stored in 10 s"
         process.send_signal(signal.SIGKILL)  # the box dies before its OK reaches the hub
         process.wait(timeout=10)
         assert seq not in hub.replies and seq in hub.unacked
+        time.sleep(down)  # the hub keeps sending it meanwhile
         hub.deaf = False
         process = _serve(db, config)  # resumes the game; the hub sends the press again
         assert hub.wait_for(lambda h: seq in h.replies, timeout=15)
