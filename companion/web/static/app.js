@@ -479,7 +479,8 @@
       shown && view ? drawnBy(view, "revealed", () => []) : []);
     section("board", shown ? JSON.stringify([app.role, publicKey(view)]) : "", () =>
       shown ? (view ? drawnBy(view, "board", () => noBoard(view))
-        : (app.role ? [h("p", { class: "hint" }, t("page.no_game"))] : [])) : []);
+        : (app.role ? [h("p", { class: "hint" }, t(app.role === "host" ? "page.no_game_host" : "page.no_game"))]
+          : [])) : []);
     section("fairness", shown && view ? JSON.stringify(view.cup_rolls || []) : "", () =>
       shown && view ? fairness(view.cup_rolls || []) : []);
     hostTools(shown && app.role === "host" ? window.HostTools : null);
