@@ -488,7 +488,7 @@ class Table:
                 # The latest rolls with their commitments (this round's and the last reveal's), not the game's.
                 "cup_rolls": [r.public_json() for r in self.rolls[-RECENT_ROLLS:]],
                 "can_undo": self.can_undo,
-                "undo_why": self.undo_why.to_json() if self.undo_why is not None else None,
+                "undo_why": why.to_json() if (why := self.undo_why) is not None else None,
                 # The words of the rules behind the lines and the question on show ("Why?"), by rule id.
                 "rules": at_hand.table(r for r in (at_hand.of(m) for m in [*(e.message for e in public), *asked])
                                        if r is not None),

@@ -10,32 +10,16 @@ import random
 from collections.abc import Callable, Iterator
 
 import pytest
+from seeded import SeededCup
 
 from companion.catalogue import LANGUAGES, catalogue
 from companion.contract import IllegalAction, Message
-from companion.cup import DiceCup, Roll, commit
 from companion.games import district_z as dz
 from companion.simulate import random_answer
 from companion.store import EventStore
 from companion.table import Table
 
 PLAYERS = ("red", "yellow", "blue", "green")
-
-
-class SeededCup(DiceCup):
-    """The table's cup with dice and picks from a seeded generator."""
-
-    def __init__(self, seed: int) -> None:
-        super().__init__()
-        self.rng = random.Random(seed)
-
-    def roll(self, count: int, visible_to=()) -> Roll:
-        dice = tuple(self.rng.randint(1, 6) for _ in range(count))
-        nonce = f"{self.rng.getrandbits(128):032x}"
-        return Roll(dice, nonce, commit(dice, nonce), tuple(visible_to))
-
-    def pick(self, n: int) -> int:
-        return self.rng.randrange(n)
 
 
 class Game:

@@ -18,8 +18,6 @@ import test_phone_browser as page
 from test_host_page import PROBLEMS
 from test_phone_browser import ROUND, SCREENSHOTS, ZOMBIE_DICE, bare, english_left, leaks_secret_dice, said, say
 
-from companion.games import GAMES
-
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 pytestmark = page.pytestmark
@@ -200,7 +198,6 @@ def zone_of(phone, zone: str) -> dict:
                 if z["id"] == zone)
 
 
-@pytest.mark.skipif(not hasattr(GAMES["mall-of-horror"], "edits"), reason="Mall of Horror says no edits yet")
 def test_the_host_moves_a_mall_of_horror_figure_and_its_zombies_and_an_impossible_board_is_refused(live, phones):
     table = live(position=ROUND, scripted=[ZOMBIE_DICE])  # the Chief's election: nobody has voted yet
     red, yellow = phones(table.seat_url("red")), phones(table.seat_url("yellow"), locale="vi-VN")

@@ -8,13 +8,13 @@ in one line and nothing changes; a secret is never offered; a vote nobody has vo
 from __future__ import annotations
 
 import random
-import secrets
 
 import pytest
+from mall import ATTACK
+from seeded import SeededCup
 
 from companion.catalogue import catalogue
 from companion.contract import IllegalAction, Message
-from companion.cup import DiceCup, Roll, commit
 from companion.games import mall_of_horror as mall
 from companion.simulate import random_answer, random_game
 from companion.store import EventStore
@@ -32,31 +32,6 @@ TRUCK = {
                    "yellow": {"pinup": 3, "tough": 1, "gunman": 4}, "green": {"pinup": 5, "tough": 1, "gunman": 4}},
     "zombies": {"1": 1, "3": 2, "6": 2}, "hands": {"red": 1, "blue": 1, "yellow": 0, "green": 2}, "deck": 12,
 }
-# Round 2's attack: 4 zombies in the Restroom, and the Pin-ups there draw one more; Red's and Blue's Pin-ups (defence
-# 2) are breached, nobody has a card: Red and Blue vote for the victim at once.
-ATTACK = {
-    "round": 2, "phase": "attack", "chief": "red",
-    "characters": {"red": {"pinup": 1, "tough": 3, "gunman": 5}, "blue": {"pinup": 1, "tough": 6, "gunman": 6},
-                   "yellow": {"pinup": 6, "tough": 3}, "green": {"pinup": 3}},
-    "zombies": {"1": 4}, "hands": {"red": 0, "blue": 0, "yellow": 0, "green": 0}, "deck": 17,
-    "destinations": {"red": 1, "blue": 1, "yellow": 6, "green": 3},
-}
-
-
-class SeededCup(DiceCup):
-    """The table's cup with dice from a seeded generator: the same game on every run."""
-
-    def __init__(self, seed: int) -> None:
-        super().__init__()
-        self.rng = random.Random(seed)
-
-    def roll(self, count: int, visible_to=()) -> Roll:
-        dice = tuple(self.rng.randint(1, 6) for _ in range(count))
-        nonce = secrets.token_hex(16)
-        return Roll(dice=dice, nonce=nonce, commitment=commit(dice, nonce), visible_to=tuple(visible_to))
-
-    def pick(self, n: int) -> int:
-        return self.rng.randrange(n)
 
 
 def table_at(tmp_path, position: dict, options: dict | None = None, seed: int = 1) -> Table:

@@ -56,8 +56,7 @@ class CorrectScreen(BaseScreen):
         view = app.view
         if view is None or app.table.state is None:
             return
-        # (A game that says nothing it may correct, as the contract asks of every game, has nothing framed.)
-        edits = app.table.edits() if hasattr(app.table.rules, "edits") else []
+        edits = app.table.edits()
         self.edits = {edit["id"]: edit for edit in edits}
         # What the table no longer offers, or now says itself, leaves the draft.
         self.draft = {key: value for key, value in self.draft.items()
