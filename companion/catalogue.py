@@ -105,29 +105,42 @@ class Catalogue:
                              len(found) - 1)]
         return found
 
-    def text(self, message: Message, lang: str = DEFAULT) -> str:
+    def text(self, message: Message, lang: str = DEFAULT, names: Mapping[str, str] | None = None) -> str:
+        """`message` in `lang`; a seat given a name in `names` is said with it ("Anna (Red)")."""
         params = message.params
         sentence = self.raw(message.key, lang, params.get("count"))
         terms = self.families.get(family(message.key), self.terms)
-        values = {name: self.term(name, value, lang, terms) for name, value in params.items()}
+        values = {name: self.term(name, value, lang, terms, names) for name, value in params.items()}
         try:
             return sentence.format_map(_Missing(values))
         except (ValueError, IndexError, AttributeError):  # a broken placeholder in a translation: say the key
             return f"{message.key} {dict(params)}"
 
-    def term(self, name: str, value: Any, lang: str, terms: Mapping[str, str] | None = None) -> str:
+    def term(self, name: str, value: Any, lang: str, terms: Mapping[str, str] | None = None,
+             names: Mapping[str, str] | None = None) -> str:
         """One parameter as words: a term through its prefix (the table's terms, or `terms`: those of the message
-        it stands in), a list joined, a message inside a message rendered with its own key's terms."""
+        it stands in), a list joined, a message inside a message rendered with its own key's terms, a seat with
+        its person's name where `names` gives one."""
         prefix = (self.terms if terms is None else terms).get(name)
         if isinstance(value, list | tuple):
-            return self.join([self.term(name, v, lang, terms) for v in value], lang)
+            return self.join([self.term(name, v, lang, terms, names) for v in value], lang)
         if isinstance(value, Mapping) and "key" in value:  # a message inside a message
-            return self.text(Message(value["key"], value.get("params", {})), lang)
+            return self.text(Message(value["key"], value.get("params", {})), lang, names)
         if isinstance(value, Message):
-            return self.text(value, lang)
+            return self.text(value, lang, names)
         if prefix is None:
             return str(value)
+        if prefix == "colour":
+            return self.seat(str(value), lang, names)
         return self.raw(f"{prefix}.{value}", lang)
+
+    def seat(self, seat: str, lang: str, names: Mapping[str, str] | None = None) -> str:
+        """A seat as players call it: its colour, and its person's name where one was given ("Anna (Red)")."""
+        colour = self.raw(f"colour.{seat}", lang)
+        name = (names or {}).get(seat)
+        if not name:
+            return colour
+        return self.raw("colour.named", lang).replace("{colour}", colour).replace("{name}", name)
 
     def join(self, words: list[str], lang: str) -> str:
         """"Red, Blue and Green" in the reader's language."""
@@ -166,8 +179,8 @@ def catalogue() -> Catalogue:
     return Catalogue([LOCALE], CORE_TERMS, [(game.LOCALE, game.TERMS) for game in GAMES.values()])
 
 
-def text(message: Message, lang: str = DEFAULT) -> str:
-    return catalogue().text(message, lang)
+def text(message: Message, lang: str = DEFAULT, names: Mapping[str, str] | None = None) -> str:
+    return catalogue().text(message, lang, names)
 
 
 def say(key: str, lang: str = DEFAULT, **params: Any) -> str:

@@ -393,6 +393,7 @@ class Game(Protocol):
     LOCALE: Path  # the game's catalogue folder: LOCALE/<language>/*.po
     TERMS: Mapping[str, str]  # parameter name -> catalogue key prefix ("location" -> "mall.location")
     RULES: RuleBook  # its rules as data: which rule is behind each question and line, by phase (the rule at hand)
+    STATS: Sequence[str]  # what its statistics count beyond scores and wins, by the catalogue keys of their labels
 
     def start(self, players: object, options: object = None, position: object = None) -> Any:
         """A new game, or one from a position; IllegalAction if the setup is not valid."""
@@ -439,6 +440,11 @@ class Game(Protocol):
     def scores(self, state: Any) -> Mapping[str, int]:
         """Each seat's points where the game counts points (so far, or at the end); {} where it counts none."""
 
+    def statistics(self, state: Any) -> Mapping[str, Mapping[str, int]]:
+        """What this game makes worth counting across evenings, for a game (finished, read from its whole state and
+        narration): each seat's figures by STATS key ({"red": {"mall.stat.rounds_chief": 2, ...}}), every key for
+        every seat, 0 included. companion/stats.py sums them per person."""
+
     def parts(self, state: Any) -> Any:
         """The board as data (companion/board.py: a Board), public: what every screen draws with its parts."""
 
@@ -468,6 +474,7 @@ class PublicView(TypedDict):
 
     game: str  # the registry's name
     players: list[str]  # the seats, in seating order
+    names: dict[str, str]  # the people's names by seat, where given (companion/names.py): text, never markup
     round: int
     over: bool
     winners: list[str]

@@ -31,9 +31,9 @@ import shutil
 import sqlite3
 import stat
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
@@ -49,6 +49,7 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 SQLITE_HEADER_SIZE = 100
 WAL_HEADER_SIZE = 32
 WAL_MAGIC = (0x377F0682, 0x377F0683)  # a WAL's first 4 bytes (its checksums' byte order in the last bit)
+NAMES = "names:"  # the setting that keeps a game's names: "names:<game id>" -> {seat: name}
 MIN_FREE_BYTES = 1024 * 1024  # less free space than this on the save file's disk is a full disk
 
 _SCHEMA = """
@@ -132,6 +133,8 @@ class GameRecord:
     finished: datetime | None
     winners: tuple[str, ...] | None
     rounds: int | None
+    names: Mapping[str, str] = field(default_factory=dict)  # the people's names by seat, where given
+
 
     @property
     def is_finished(self) -> bool:
@@ -535,8 +538,10 @@ class EventStore:
         players: Sequence[str],
         options: dict[str, Any],
         position: dict[str, Any] | None = None,
+        names: Mapping[str, str] | None = None,
     ) -> int:
-        """Record a new game (``position``: a starting position to load, if any) and return its id."""
+        """Record a new game (``position``: a starting position to load, if any; ``names``: the people's names by
+        seat, checked by companion/names.py, kept beside it in the same transaction) and return its id."""
         if not isinstance(game, str) or not game:
             raise ValueError(f"the game must be named, got {game!r}")
         if isinstance(players, str) or not all(isinstance(p, str) for p in players):
@@ -550,6 +555,9 @@ class EventStore:
         with self._transaction():
             cursor = self._db.execute(
                 "INSERT INTO games (game, players, options, position, started) VALUES (?, ?, ?, ?, ?)", row)
+            if names:
+                self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                                 (f"setting:{NAMES}{cursor.lastrowid}", _dumps(dict(names))))
         assert cursor.lastrowid is not None
         return cursor.lastrowid
 
@@ -649,6 +657,28 @@ class EventStore:
             rows = self._db.execute("SELECT * FROM games WHERE finished IS NOT NULL ORDER BY id DESC").fetchall()
         return [self._game_record(row) for row in rows]
 
+    def names_used(self) -> list[str]:
+        """The names given at the games of this save file, the latest first, each once (whatever its case)."""
+        with self._reading():
+            rows = self._db.execute("SELECT key, value FROM meta WHERE key LIKE ?", (f"setting:{NAMES}%",)).fetchall()
+        out: list[str] = []
+        seen: set[str] = set()
+        for key, value in sorted(rows, key=lambda row: _game_number(row[0]), reverse=True):
+            names = self._loads(value, key)
+            for name in names.values() if isinstance(names, dict) else ():
+                if isinstance(name, str) and name.casefold() not in seen:
+                    seen.add(name.casefold())
+                    out.append(name)
+        return out
+
+    def _names(self, game_id: int) -> dict[str, str]:
+        names = self.setting(f"{NAMES}{game_id}")
+        if names is None:
+            return {}
+        if not (isinstance(names, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in names.items())):
+            raise self._corrupt(f"the names of game {game_id} are not names")
+        return names
+
     def setting(self, key: str) -> Any:
         """A value kept in the save file (the host's token, a game's seat tokens), or None."""
         with self._reading():
@@ -717,7 +747,8 @@ class EventStore:
         if not (isinstance(game, str) and all(isinstance(p, str) for p in record.players)
                 and isinstance(record.options, dict) and (rounds is None or type(rounds) is int)):
             raise self._corrupt(f"{where} is not a game's record")
-        return record
+        names = self._names(game_id)
+        return replace(record, names=names) if names else record
 
     def _loads(self, text: str, where: str) -> Any:
         try:
@@ -732,6 +763,12 @@ def _dumps(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError) as exc:
         raise ValueError(f"cannot be saved as JSON: {exc}") from None
+
+
+def _game_number(key: str) -> int:
+    """The game id at the end of a setting's key ("setting:names:12" -> 12; 0 if there is none)."""
+    tail = key.rsplit(":", 1)[-1]
+    return int(tail) if tail.isdigit() else 0
 
 
 def _now() -> str:

@@ -31,6 +31,7 @@ from typing import Any
 from companion.contract import Game, GameState, IllegalAction, Line, Message, Prompt, Refusal, record_of
 from companion.correction import corrected, edits_json
 from companion.cup import DiceCup, Roll
+from companion.names import check_names
 from companion.position import start as position_start
 from companion.rulebook import Rules, first_met
 from companion.store import EventStore, GameRecord, StorageError, StoreError
@@ -90,6 +91,7 @@ class Table:
         self.rules: Game | None = None
         self.state: GameState | None = None
         self.game_id: int | None = None
+        self.names: dict[str, str] = {}  # the people's names by seat, where given (companion/names.py)
         self.events: list[dict] = []  # this game's log, as stored
         self.rolls: list[CupRoll] = []
         self._undoable: list[Any] = []  # states before each answer that may still be taken back
@@ -112,17 +114,20 @@ class Table:
     # -- games ----------------------------------------------------------------------------------------------
 
     def new_game(self, game: str, players: list[str], options: dict | None = None,
-                 position: dict | None = None) -> None:
-        """Start a game (IllegalAction if the setup is not valid; nothing is stored then)."""
+                 position: dict | None = None, names: dict | None = None) -> None:
+        """Start a game (IllegalAction if the setup is not valid, Refusal names.* if a name is not one; nothing is
+        stored then). `names`: the people's names by seat, where given."""
         from companion.games import get_game  # the registry, loaded where a game is started
 
         rules = get_game(game)
         state = position_start(rules, players, options, position)
+        names = check_names(list(state.players), names)
         game_id = None
         if self.store is not None:  # stored before the table changes: a game that cannot be stored never starts
-            game_id = self._store(self.store.new_game, game, list(players), dict(options or {}), position)
+            game_id = self._store(self.store.new_game, game, list(players), dict(options or {}), position, names)
         self._reset(rules, state)
         self.game_id = game_id
+        self.names = names
         self._settle_or_wait()
         self._notify()
 
@@ -145,6 +150,7 @@ class Table:
         rules = get_game(record.game)
         self._reset(rules, position_start(rules, list(record.players), record.options, record.position))
         self.game_id = record.id
+        self.names = dict(record.names)
         try:
             events = self.store.events(record.id)
         except StoreError as error:
@@ -162,6 +168,7 @@ class Table:
 
     def _reset(self, rules: Game, state: Any) -> None:
         self.rules, self.state, self.game_id = rules, state, None
+        self.names = {}
         self.generation += 1
         self.events, self.rolls, self._undoable, self.undone = [], [], [], []
         self._told_from = 0
@@ -477,6 +484,7 @@ class Table:
             shared = {  # contract.PublicView: the keys every screen reads, whatever the game
                 "game": rules.NAME,
                 "players": list(state.players),
+                "names": dict(self.names),
                 "round": state.round,
                 "over": bool(state.over),
                 "winners": list(state.winners),

@@ -241,6 +241,7 @@ class CompanionApp(App):
         table = self.table
         self.view = table.view(None) if table is not None and table.state is not None else None
         view = self.view
+        self.words.names = dict(view["names"]) if view is not None else {}
         public = [entry for entry in table.narration() if not entry.seats] if view is not None else []
         prompt_id = view["prompt"]["id"] if view and view.get("prompt") else None
         if prompt_id != self.prompt_id or len(public) < self.lines_seen:
@@ -312,7 +313,8 @@ class CompanionApp(App):
     # -- what the screens share ---------------------------------------------------------------------------
 
     def colour(self, seat: str) -> str:
-        return self.words.t(f"colour.{seat}")
+        """A seat's colour, with its person's name where one was given ("Anna (Red)")."""
+        return self.words.seat(seat)
 
     def answer_for(self, seat: str) -> None:
         """Answer `seat`'s question on the screen: a secret one only after the screen is handed to the seat."""

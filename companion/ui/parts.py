@@ -59,7 +59,7 @@ def say_line(words: Words, bits: list | None) -> str:
         elif "label" in bit:
             out.append(words.say(bit["label"]))
         elif "chip" in bit:
-            out.append(words.t(f"colour.{bit['chip']}"))
+            out.append(words.seat(bit['chip']))
         elif "dice" in bit:
             out.append(" ".join(str(d) for d in bit["dice"]))
         elif "pips" in bit:
@@ -129,7 +129,7 @@ class ZoneCard(BoxLayout):
                                               pos_hint={"center_y": 0.5}))
             self.arrivals.width = dp(15) * len(arriving)
         self.people = [(t["seat"], t["mark"], bool(t.get("faded"))) for t in zone.get("tokens") or []]
-        self.names = [" ".join(text for text in (words.t(f"colour.{t['seat']}"), words.say(t.get("name")),
+        self.names = [" ".join(text for text in (words.seat(t['seat']), words.say(t.get("name")),
                                                   words.say(t.get("note")) if t.get("note") else "") if text)
                       for t in zone.get("tokens") or []]
         self._place_tokens()
@@ -305,7 +305,7 @@ class SeatCard(BoxLayout):
     def __init__(self, words: Words, seat: str, lines: int, **kwargs):
         super().__init__(orientation="vertical", padding=dp(4), spacing=dp(1), **kwargs)
         self.words, self.seat, self.lit = words, seat, False
-        self.add_widget(Chip(seat, words.t(f"colour.{seat}"), font=dp(16), size_hint_y=None, height=dp(24)))
+        self.add_widget(Chip(seat, words.seat(seat), font=dp(16), size_hint_y=None, height=dp(24)))
         self.texts = [Text(text="", base_font=dp(13), min_font=dp(8), ink=DIM) for _ in range(lines)]
         for text in self.texts:
             self.add_widget(text)
@@ -412,7 +412,7 @@ class HeadingPart(BoxLayout):
                 self.side.add_widget(Text(text=words_only, base_font=dp(14), min_font=dp(9), ink=DIM,
                                           halign="right", valign="middle"))
             for seat in chips:
-                self.side.add_widget(Chip(seat, words.t(f"colour.{seat}"), font=dp(17), size_hint_x=0.6))
+                self.side.add_widget(Chip(seat, words.seat(seat), font=dp(17), size_hint_x=0.6))
 
 
 class LinesPart(Text):
@@ -569,13 +569,13 @@ class SeatsPart(BoxLayout):
             self.add_widget(card)
 
     def items(self) -> list[tuple[str, str, Widget]]:
-        return [(widget.seat, self.words.t(f"colour.{widget.seat}"), widget)
+        return [(widget.seat, self.words.seat(widget.seat), widget)
                 for widget in self.cards or self.row_widgets]
 
     def show(self, part: dict) -> None:
         if self.rows:
             for text, panel in zip(self.texts, part.get("seats") or [], strict=False):
-                name = self.words.t(f"colour.{panel['seat']}")
+                name = self.words.seat(panel['seat'])
                 text.text = " · ".join([name, *(say_line(self.words, line) for line in panel.get("lines") or [])])
                 text.ink = SEAT_INK.get(panel.get("tone"), INK)
             return
@@ -602,7 +602,7 @@ class ScoresPart(GridLayout):
                 self.add_widget(Text(text=words.say(column), base_font=dp(15), min_font=dp(9), ink=DIM, wrap=False))
         self.cells: list[tuple[list[Text], dict]] = []
         for row in rows:
-            self.add_widget(Chip(row["seat"], words.t(f"colour.{row['seat']}"), font=dp(16)))
+            self.add_widget(Chip(row["seat"], words.seat(row['seat']), font=dp(16)))
             texts = [Text(text="", base_font=dp(16), min_font=dp(9), wrap=False) for _ in range(width)]
             for text in texts:
                 self.add_widget(text)

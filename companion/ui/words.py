@@ -16,6 +16,7 @@ class Words:
     def __init__(self, lang: str = "en"):
         self.lang = language(lang)
         self.used: set[str] = set()  # every key rendered (the tests check each exists in the language)
+        self.names: dict[str, str] = {}  # the game's people by seat (the view's "names"): said beside colours
 
     def set(self, lang: str) -> None:
         self.lang = language(lang)
@@ -33,7 +34,12 @@ class Words:
         if not isinstance(message, Message):
             message = Message(message["key"], message.get("params", {}))
         self._note(message)
-        return catalogue().text(message, self.lang)
+        return catalogue().text(message, self.lang, self.names)
+
+    def seat(self, seat: str) -> str:
+        """A seat as the table calls it: its colour, with its person's name where one was given."""
+        self.used.update({f"colour.{seat}", *(["colour.named"] if self.names.get(seat) else [])})
+        return catalogue().seat(seat, self.lang, self.names)
 
     def _note(self, message: Message) -> None:
         self.used.add(message.key)

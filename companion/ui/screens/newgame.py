@@ -57,7 +57,8 @@ class NewGameScreen(BaseScreen):
         colours = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(4))
         for colour in setup.colours:
             on = colour in self.players
-            label = f"{self.players.index(colour) + 1}. {app.colour(colour)}" if on else app.colour(colour)
+            name = app.t(f"colour.{colour}")  # the colour alone: the names are the game's, after its start
+            label = f"{self.players.index(colour) + 1}. {name}" if on else name
             button = Action(text=label, tone="on" if on else "normal", base_font=dp(16))
             button.colour = colour
             button.add_widget(Mark(seat=colour, size=(dp(16), dp(16))))
