@@ -51,6 +51,12 @@ def main(argv: list[str] | None = None) -> int:
     history = commands.add_parser("history", help="list the finished games in a save file")
     history.add_argument("--db", help="the save file (default: the companion's own)")
 
+    stats = commands.add_parser("stats", help="the statistics of every finished game in a save file, per person "
+                                              "and per game")
+    stats.add_argument("--db", help="the save file (default: the companion's own)")
+    stats.add_argument("--json", action="store_true", help="print them as JSON (documented in the README)")
+    stats.add_argument("--lang", choices=list(LANGUAGES), default="en", help="the language of the text (default en)")
+
     doctor = commands.add_parser("doctor", help="check what the box needs (display, touch, fonts, sound, groups, "
                                                 "GPIO, pad hub, network, space, save file): ok or the fix")
     doctor.add_argument("--db", help="the save file to check (default: the companion's own)")
@@ -82,6 +88,8 @@ def main(argv: list[str] | None = None) -> int:
         return _resume(args.db, args.lang)
     if args.command == "history":
         return _history(args.db)
+    if args.command == "stats":
+        return _stats(args.db, args.json, args.lang)
     if args.command == "rules":
         return _rules(args.game, args.lang, args.options)
     if args.command == "salvage":
@@ -283,10 +291,37 @@ def _history(db: str | None) -> int:
         if not games:
             print("no finished games yet")
         for game in games:
-            winners = ", ".join(game.winners or ())
-            print(f"{game.finished:%Y-%m-%d %H:%M}  {game.game}  {', '.join(game.players)}  "
+            winners = ", ".join(_named(seat, game.names) for seat in game.winners or ())
+            players = ", ".join(_named(seat, game.names) for seat in game.players)
+            print(f"{game.finished:%Y-%m-%d %H:%M}  {game.game}  {players}  "
                   f"won by {winners} after {game.rounds} round(s)")
     return 0
+
+
+def _stats(db: str | None, as_json: bool, lang: str) -> int:
+    from companion.stats import statistics
+    from companion.stats_report import report
+    from companion.store import StoreError
+
+    store = _open_store(db, readonly=True)  # beside a running table too
+    if store is None:
+        return 2
+    with store:
+        try:
+            stats = statistics(store)
+        except StoreError as error:
+            print(f"companion: {error}", file=sys.stderr)
+            return 2
+    if as_json:
+        _print_json(stats)
+    else:
+        print("\n".join(report(stats, lang)))
+    return 0
+
+
+def _named(seat: str, names: dict) -> str:
+    """A seat in `companion history`: "red", or "Anna (red)" where a name was given."""
+    return f"{names[seat]} ({seat})" if names.get(seat) else seat
 
 
 def _box(args: argparse.Namespace):
