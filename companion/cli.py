@@ -64,11 +64,12 @@ def main(argv: list[str] | None = None) -> int:
     doctor.add_argument("--port", type=int, default=8080, help="the port the phones use (default 8080)")
 
     bench = commands.add_parser("bench", help="measure speed and print figures")
-    bench.add_argument("what", choices=["rules", "table", "phones", "pads", "ui", "soak"],
+    bench.add_argument("what", choices=["rules", "table", "phones", "pads", "ui", "soak", "stats"],
                        help="rules: the pure rules; table: answers through a Table into a save file on disk; "
                             "phones: simulated phones against companion serve; pads: button presses; "
                             "ui: the touchscreen app beside a bare Kivy window; "
-                            "soak: whole games back to back with bot phones and spectators (a night of play)")
+                            "soak: whole games back to back with bot phones and spectators (a night of play); "
+                            "stats: the statistics of many finished games, folded, kept and in memory")
     bench.add_argument("--games", type=int, help="how many games (default 500 for rules, 50 for table)")
     bench.add_argument("--players", type=int, default=5,
                        help="players per game (default 5, or fewer where the game takes fewer)")
@@ -144,6 +145,11 @@ def _bench(args: argparse.Namespace) -> int:
         from companion.bench.pads import bench_pads
 
         bench_pads(game=game, seed=args.seed)
+        return 0
+    if args.what == "stats":
+        from companion.bench.stats import bench_stats
+
+        bench_stats(game=game, games=args.games or 100, players=args.players, seed=args.seed)
         return 0
     from companion.bench.rules import bench_rules, bench_table
 

@@ -68,3 +68,16 @@ def random_answer(rules: ModuleType, state: object, seat: str, rng: random.Rando
             continue
         return answer
     raise RuntimeError(f"no answer in the range of {question.id} is accepted")
+
+
+def play_table(table, game: str, players: list[str], rng: random.Random, names: dict[str, str] | None = None,
+               max_answers: int = 20_000) -> int | None:
+    """A whole game through `table` (a companion.table.Table: its cup rolls when asked, its save file keeps the
+    game), random legal answers from random seats; the game's id in the save file."""
+    table.new_game(game, players, {}, names=names)
+    for _ in range(max_answers):
+        if table.state.over:
+            return table.game_id
+        seat = rng.choice(table.rules.prompt(table.state).seats)
+        table.answer(random_answer(table.rules, table.state, seat, rng))
+    raise RuntimeError(f"the game did not end after {max_answers} answers")

@@ -9,12 +9,15 @@ the scores, the game's own figures: `Game.statistics`); `Summaries` keeps them, 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from companion import __version__
 from companion.contract import Message
 from companion.names import person
 from companion.store import EventStore, GameRecord, StoreError
+
+SUMMARY = "summary:"  # the setting that keeps a finished game's summary: "summary:<game id>"
 
 
 @dataclass(frozen=True)
@@ -54,10 +57,13 @@ def summarise(store: EventStore, record: GameRecord) -> GameSummary:
 
 
 class Summaries:
-    """Every finished game's summary, each folded once: the box keeps one, a finished game never changes."""
+    """Every finished game's summary, each folded once: a finished game never changes. Kept in memory, and in the
+    save file where it may be written (setting "summary:<id>"), so a box that starts again does not fold a year
+    of evenings again: a kept summary counts only if the same companion and the same STATS made it."""
 
     def __init__(self) -> None:
         self._known: dict[tuple[str, int], GameSummary] = {}
+        self.folded = 0  # games folded from their log (not found in memory nor in the save file)
 
     def of(self, store: EventStore) -> tuple[list[GameSummary], list[int]]:
         """The finished games' summaries, oldest first, and the ids of those that could not be read."""
@@ -66,14 +72,50 @@ class Summaries:
         for record in reversed(store.history()):
             key = (str(store.path), record.id)
             if key not in self._known:
-                try:
-                    self._known[key] = summarise(store, record)
-                except (StoreError, ValueError, KeyError, TypeError) as error:  # TableError is a ValueError
-                    del error  # the game is left out, and said to be
-                    unreadable.append(record.id)
-                    continue
+                summary = self._kept(store, record)
+                if summary is None:
+                    try:
+                        summary = summarise(store, record)
+                    except (StoreError, ValueError, KeyError, TypeError):  # TableError is a ValueError too
+                        unreadable.append(record.id)  # the game is left out, and said to be
+                        continue
+                    self.folded += 1
+                    self._keep(store, summary)
+                self._known[key] = summary
             summaries.append(self._known[key])
         return summaries, unreadable
+
+    @staticmethod
+    def _kept(store: EventStore, record: GameRecord) -> GameSummary | None:
+        try:
+            kept = store.setting(f"{SUMMARY}{record.id}")
+        except StoreError:
+            return None
+        if not isinstance(kept, dict) or kept.get("made_by") != _made_by(record.game):
+            return None
+        try:
+            summary = GameSummary(**kept["summary"])
+        except (TypeError, KeyError):
+            return None
+        return replace(summary, winners=tuple(summary.winners)) if summary.id == record.id else None
+
+    @staticmethod
+    def _keep(store: EventStore, summary: GameSummary) -> None:
+        if store.readonly:
+            return
+        try:
+            store.set_setting(f"{SUMMARY}{summary.id}", {"made_by": _made_by(summary.game), "summary":
+                                                          asdict(summary)})
+        except StoreError:  # a full disk: the summary is only a shortcut, folded again next time
+            pass
+
+
+def _made_by(game: str) -> str:
+    """What a kept summary must have been made by to count: this companion, and the game's STATS as they are."""
+    from companion.games import GAMES
+
+    rules = GAMES.get(game)
+    return f"{__version__} {game} {','.join(rules.STATS) if rules is not None else ''}"
 
 
 def statistics(store: EventStore, summaries: Summaries | None = None) -> dict[str, Any]:

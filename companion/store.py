@@ -165,6 +165,7 @@ class EventStore:
         """`readonly`: only read (a game in progress, the history) beside the process that writes; no lock.
         `group_commit`: a commit is on disk once `sync` has returned after it (the box's mode), not at once."""
         self.path = Path(path)
+        self.readonly = readonly
         self._db: sqlite3.Connection | None = None
         self._fd = -1
         self.writes = 0  # committed write transactions, for an idle checkpoint (`checkpoint`) and `sync`

@@ -8,6 +8,7 @@
 - flood.py   `bench pads --flood`: a stuck button's 1,000 presses a second during play, felt by the phones or not
 - soak.py    `bench soak`: a whole night of whole games back to back
 - ui.py      `bench ui`: the touchscreen app beside a bare Kivy window
+- stats.py   `bench stats`: the statistics of many finished games: folded, read from the kept summaries, in memory
 
 A bench knows no game: it plays the one named (`--game`, Mall of Horror by default) through the contract, as a
 table would.
