@@ -58,6 +58,7 @@ RULES = RuleBook(
     options={"points": ("target",)},
 )
 TOKENS = ("sun", "moon")
+STATS = ("toy.stat.rolls",)  # what its statistics count: the rounds a seat was voted to roll
 SETUP = Setup(
     title=msg("toy.title"), min_players=2, max_players=2, colours=("red", "blue", "green"),
     options=(TableOption("target", msg("toy.option.target"), (Item("1", msg("toy.option.target.1")),
@@ -262,6 +263,15 @@ def table_options(state: State) -> dict:
 
 def scores(state: State) -> dict[str, int]:
     return dict(state.scores)
+
+
+def statistics(state: State) -> dict[str, dict[str, int]]:
+    """Each seat's rolls: the narration's lines naming the roller."""
+    out = {seat: dict.fromkeys(STATS, 0) for seat in state.players}
+    for said in state.narration:
+        if said.message.key == "toy.n.roller":
+            out[said.message.params["colour"]]["toy.stat.rolls"] += 1
+    return out
 
 
 # -- what the table may correct (companion/board.py: Edit) --------------------------------------------------------

@@ -14,6 +14,7 @@ from .engine import COLOURS, apply, check, cup_request, decide, logged, prompt, 
 from .pairing import best_pairing, outcome
 from .parts import parts, secrets
 from .state import GRIDS, State
+from .stats import STATS, statistics
 from .view import record, scores, table_options, view
 
 NAME = "district-z"
@@ -94,6 +95,6 @@ def narration(state: State) -> tuple[Line, ...]:
     return state.narration
 
 
-__all__ = ["LOCALE", "NAME", "RULES", "SETUP", "SOUNDS", "TERMS", "State", "apply", "best_pairing", "check",
+__all__ = ["LOCALE", "NAME", "RULES", "SETUP", "SOUNDS", "STATS", "TERMS", "State", "apply", "best_pairing", "check",
            "correct", "cup_request", "decide", "dice_revealed", "edits", "logged", "narration", "outcome", "parts",
-           "prompt", "question", "record", "scores", "secrets", "start", "table_options", "view"]
+           "prompt", "question", "record", "scores", "secrets", "start", "statistics", "table_options", "view"]

@@ -14,6 +14,7 @@ from .engine import cup_request, picked, start
 from .parts import parts, secrets
 from .prompts import answered, check, prompt, question
 from .state import COLOURS, LEVELS, State
+from .stats import STATS, statistics
 from .view import record, scores, table_options, view
 
 NAME = "eaten-by-zombies"
@@ -87,6 +88,6 @@ def narration(state: State) -> tuple[Line, ...]:
     return state.narration
 
 
-__all__ = ["LEVELS", "LOCALE", "NAME", "RULES", "SETUP", "SOUNDS", "TERMS", "State", "apply", "correct",
+__all__ = ["LEVELS", "LOCALE", "NAME", "RULES", "SETUP", "SOUNDS", "STATS", "TERMS", "State", "apply", "correct",
            "cup_request", "decide", "dice_revealed", "edits", "logged", "narration", "parts", "prompt", "question",
-           "record", "scores", "secrets", "start", "table_options", "view"]
+           "record", "scores", "secrets", "start", "statistics", "table_options", "view"]

@@ -15,6 +15,7 @@ from .prompts import check, prompt, question
 from .rulebook import RULES
 from .setup import SETUP, SOUNDS, TERMS
 from .state import Options, State
+from .stats import STATS, statistics
 from .view import REVEALED_PHASES, view
 
 NAME = "mall-of-horror"
@@ -43,8 +44,8 @@ def narration(state: State) -> tuple[Line, ...]:
 
 
 __all__ = [
-    "LOCALE", "NAME", "RULES", "SETUP", "SOUNDS", "TERMS", "CupRequest", "IllegalAction", "Options", "Prompt",
+    "LOCALE", "NAME", "RULES", "SETUP", "SOUNDS", "STATS", "TERMS", "CupRequest", "IllegalAction", "Options", "Prompt",
     "State", "advance", "apply", "check", "correct", "cup_request", "decide", "dice_revealed", "edits", "logged",
-    "narration", "parts", "position_of", "prompt", "question", "record", "scores", "secrets", "start", "steps",
-    "table_options", "view",
+    "narration", "parts", "position_of", "prompt", "question", "record", "scores", "secrets", "start", "statistics",
+    "steps", "table_options", "view",
 ]

@@ -46,6 +46,7 @@ from .rules import (
     set_bonus,
     start,
 )
+from .stats import STATS, statistics
 
 NAME = "zombiegeddon"
 LOCALE = Path(__file__).parent / "locale"
@@ -241,7 +242,7 @@ def scores(state: State) -> dict[str, int]:
 
 
 __all__ = [
-    "LOCALE", "NAME", "RULES", "SETUP", "SOUNDS", "TERMS", "IllegalAction", "State", "apply", "check", "correct",
-    "cup_request", "decide", "dice_revealed", "edits", "logged", "narration", "parts", "prompt", "question", "record",
-    "score", "scores", "secrets", "set_bonus", "start", "table_options", "view",
+    "LOCALE", "NAME", "RULES", "SETUP", "SOUNDS", "STATS", "TERMS", "IllegalAction", "State", "apply", "check",
+    "correct", "cup_request", "decide", "dice_revealed", "edits", "logged", "narration", "parts", "prompt", "question",
+    "record", "score", "scores", "secrets", "set_bonus", "start", "statistics", "table_options", "view",
 ]
