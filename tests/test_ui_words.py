@@ -114,20 +114,20 @@ def test_new_characters_in_the_catalogues_make_a_new_font(tmp_path, monkeypatch)
     if fonts.missing_cjk():
         pytest.skip("no Noto CJK installed")
     monkeypatch.setattr(fonts, "cache_dir", lambda: tmp_path)
-    fonts.cjk_face.cache_clear()
+    fonts.forget()
     monkeypatch.setattr(fonts, "screen_characters", lambda: "僵尸来了 ABC")
     first = Path(fonts.cjk_face("Noto Sans CJK SC"))
-    fonts.cjk_face.cache_clear()
+    fonts.forget()
     monkeypatch.setattr(fonts, "screen_characters", lambda: "僵尸来了 ABC 救援")
     second = Path(fonts.cjk_face("Noto Sans CJK SC"))
-    fonts.cjk_face.cache_clear()
+    fonts.forget()
     # Another process (a game only the tests know, with characters of its own) may still be reading the first: kept
     assert first != second and first.exists() and second.exists()
     hour_ago = time.time() - fonts.STALE_FONT - 1
     os.utime(first, (hour_ago, hour_ago))
     monkeypatch.setattr(fonts, "screen_characters", lambda: "僵尸来了 ABC 救援 !")
     third = Path(fonts.cjk_face("Noto Sans CJK SC"))
-    fonts.cjk_face.cache_clear()
+    fonts.forget()
     from fontTools.ttLib import TTFont
 
     assert not first.exists() and second.exists() and third.exists()  # the old one is gone once nobody uses it

@@ -12,6 +12,7 @@ those characters, so a catalogue with new words makes a new one.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import io
@@ -19,10 +20,15 @@ import logging
 import os
 import struct
 import time
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import platformdirs
+
+if TYPE_CHECKING:
+    from companion.catalogue import Catalogue
 
 log = logging.getLogger("companion.ui.fonts")
 
@@ -55,6 +61,12 @@ def font_for(lang: str) -> str:
     return cjk_face(face) or latin()
 
 
+def wide_font() -> str | None:
+    """The face for a text DejaVu Sans cannot draw, on a screen in English or Vietnamese (a Chinese name beside a
+    colour): the simplified Chinese face, which draws Latin and Vietnamese letters too; None without Noto CJK."""
+    return cjk_face(FACES["zh-Hans"])
+
+
 def missing_cjk() -> bool:
     return cjk_face(FACES["zh-Hans"]) is None
 
@@ -68,10 +80,17 @@ SCREEN_BLOCKS = ((0x20, 0x250), (0x2000, 0x2070), (0x2190, 0x2300), (0x25A0, 0x2
 def screen_characters() -> str:
     """Every character the screen can show in Chinese: those of every catalogue (in every language: a line quotes
     names and numbers) and of the languages' names, and the blocks above."""
-    from companion.catalogue import LANGUAGES, catalogue
+    from companion.catalogue import catalogue
+
+    return _characters_of(catalogue())
+
+
+@cache
+def _characters_of(words: Catalogue) -> str:
+    from companion.catalogue import LANGUAGES
 
     chars = set("".join(LANGUAGES.values()))
-    for messages in catalogue().messages.values():  # the table's and every game's, read once for the app too
+    for messages in words.messages.values():  # the table's and every game's, read once for the app too
         for message in messages.values():
             chars |= set("".join(message) if isinstance(message, tuple) else message)
     for low, high in SCREEN_BLOCKS:
@@ -79,15 +98,49 @@ def screen_characters() -> str:
     return "".join(sorted(c for c in chars if c.isprintable()))
 
 
-@cache
-def cjk_face(family: str) -> str | None:
-    """A font file holding `family`'s face cut down to the screen's characters, made once from the installed
-    collection (the whole face if it cannot be cut); None if no collection has it."""
-    chars = screen_characters()
+# The people's names hold characters no catalogue has (陈, Hà): the faces are cut with those too. A name with new
+# ones makes new faces, cut off the screen's thread (`learn_names`, then `prepare`); until then the screen keeps the
+# faces it has.
+_names = ""  # the names' characters the screen's own lack, sorted
+_made: dict[str, str] = {}  # family -> the face file this process uses now
+_used: set[str] = set()  # every face file this process has used: never removed as stale under its feet
+
+
+def learn_names(names: Iterable[str]) -> bool:
+    """Let the Chinese faces draw these names too: True if they hold characters the faces lack (call `prepare`,
+    off the screen's thread, to cut new ones)."""
+    global _names
+    lacking = {c for name in names for c in name if c.isprintable()} - set(screen_characters()) - set(_names)
+    if not lacking:
+        return False
+    _names = "".join(sorted(set(_names) | lacking))
+    return True
+
+
+def characters() -> str:
+    """What the faces are cut to: the screen's characters and the names'."""
+    return screen_characters() + _names
+
+
+def forget() -> None:
+    """Forget the faces made and used and the names learnt (tests: as a process that starts)."""
+    global _names
+    _names = ""
+    _made.clear()
+    _used.clear()
+
+
+def cjk_face(family: str, wait: bool = False) -> str | None:
+    """A font file holding `family`'s face cut down to the screen's characters (and the names'), made once from the
+    installed collection (the whole face if it cannot be cut); None if no collection has it. Not `wait`ing (the
+    screen's thread), a face made before for fewer names is kept while `prepare` cuts the new one elsewhere."""
+    chars = characters()
     stem = family.replace(" ", "")
     target = cache_dir() / f"{stem}-{hashlib.sha256(chars.encode()).hexdigest()[:12]}.otf"
-    if target.exists() and target.stat().st_size > 0:
-        return str(target)
+    if _made.get(family) == str(target) or (target.exists() and target.stat().st_size > 0):
+        return _use(family, str(target))
+    if not wait and family in _made:
+        return _made[family]
     for name in CJK_FILES:
         path = Path(name)
         if not path.exists():
@@ -110,12 +163,21 @@ def cjk_face(family: str) -> str | None:
             for old in made.parent.glob(f"{stem}-*.otf"):  # those of earlier catalogues, once nobody uses them:
                 # a process of another catalogue (a game only the tests know, or a box being updated) may be
                 # reading one now; an hour on, it has long opened it or gone
-                if old != made and time.time() - old.stat().st_mtime > STALE_FONT:
+                if old != made and str(old) not in _used and time.time() - old.stat().st_mtime > STALE_FONT:
                     old.unlink(missing_ok=True)
-            return str(made)
+            return _use(family, str(made))
         except (OSError, struct.error, ValueError) as error:
             log.warning("cannot use %s: %s", path, error)
     return None
+
+
+def _use(family: str, path: str) -> str:
+    if _made.get(family) != path:
+        _made[family] = path
+        _used.add(path)
+        with contextlib.suppress(OSError):
+            os.utime(path)  # in use: not stale for another process's cleaning
+    return path
 
 
 def cut_down(face: bytes, chars: str) -> bytes:
@@ -195,9 +257,10 @@ def extract_face(data: bytes, index: int) -> bytes:
 
 
 def prepare() -> list[str]:
-    """Both Chinese faces made now (scripts/setup and install-pi call it), not at the screen's first Chinese text:
-    cutting a face down takes a few seconds (half a minute on a Pi 4)."""
-    return [path for path in (cjk_face(family) for family in FACES.values()) if path]
+    """Both Chinese faces made now (scripts/setup and install-pi call it; the screen, off its thread, when names
+    bring new characters), not at the screen's first Chinese text: cutting a face down takes a few seconds (half a
+    minute on a Pi 4)."""
+    return [path for path in (cjk_face(family, wait=True) for family in FACES.values()) if path]
 
 
 if __name__ == "__main__":

@@ -42,6 +42,8 @@ from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
+from companion.ui import fonts
+
 TARGET = dp(48)  # the smallest thing a finger presses
 # Software GL (llvmpipe, the Pi without a desktop, the tests) pays for every triangle drawn, each frame. Kivy draws a
 # rounded corner in 10 segments, a circle in 180 and a rounded outline in 30 a corner; these draw the same pixels at
@@ -80,9 +82,12 @@ def ink_on(seat: str) -> tuple[float, float, float, float]:
     return (0.05, 0.05, 0.05, 1) if 0.3 * r + 0.59 * g + 0.11 * b > 0.55 else (1, 1, 1, 1)
 
 
+LATIN_FONT = "DejaVuSans"  # Kivy's own name for the font of English and Vietnamese
+
+
 def app_font() -> str:
     app = App.get_running_app()
-    return app.font if app is not None and getattr(app, "font", None) else "DejaVuSans"
+    return app.font if app is not None and getattr(app, "font", None) else LATIN_FONT
 
 
 # The font sizes text is drawn in. SDL_ttf opens the font file once per size (Noto CJK costs about 2.5 MB a size),
@@ -202,6 +207,7 @@ class Text(Label):
         kwargs.setdefault("font_name", app_font())
         kwargs.setdefault("font_size", font_px(kwargs.get("base_font", self.base_font)))
         self._fitted: tuple | None = None
+        self._narrow: tuple[str, str] | None = None  # (the language's font, the wide face) while a text needs it
         self._placed = False
         self._waits = 0
         self._fit = Clock.create_trigger(self.fit, -1)
@@ -228,7 +234,22 @@ class Text(Label):
             # frame (a millisecond of the board's frame).
             texture.mag_filter = texture.min_filter = "nearest"
 
+    def _choose_face(self) -> None:
+        """A text DejaVu Sans cannot draw (a Chinese name on a screen in English) in the Chinese face, which draws
+        Latin letters too; back in the language's own font when the text no longer needs it."""
+        wide = _HAS_CJK.search(self.text) is not None
+        if self._narrow is not None and self.font_name != self._narrow[1]:
+            self._narrow = None  # the screen's language changed the font since
+        if wide and self._narrow is None and self.font_name in (LATIN_FONT, fonts.latin()):
+            face = fonts.wide_font()
+            if face is not None:
+                self._narrow = (self.font_name, face)
+                self.font_name = face
+        elif not wide and self._narrow is not None:
+            self.font_name, self._narrow = self._narrow[0], None
+
     def fit(self, *_args) -> None:
+        self._choose_face()
         # Rendering text is the screen's dearest work: only again when the text, the font or the box changed, and
         # a new text only once a layout above has given it its size (rendered at Kivy's first 100x100 it would be
         # rendered again at its real width in the same frame). The clock runs the triggers of before the frame
