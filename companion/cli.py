@@ -57,6 +57,15 @@ def main(argv: list[str] | None = None) -> int:
     stats.add_argument("--json", action="store_true", help="print them as JSON (documented in the README)")
     stats.add_argument("--lang", choices=list(LANGUAGES), default="en", help="the language of the text (default en)")
 
+    export = commands.add_parser("export", help="one finished game, or an evening of them, as one self-contained "
+                                                "HTML file to take home (the latest evening unless told)")
+    export.add_argument("--db", help="the save file (default: the companion's own)")
+    which = export.add_mutually_exclusive_group()
+    which.add_argument("--game", type=int, help="this finished game (its id, as `companion stats --json` names it)")
+    which.add_argument("--evening", type=int, metavar="GAME", help="the evening of this finished game")
+    export.add_argument("--lang", choices=list(LANGUAGES), default="en", help="the language (default en)")
+    export.add_argument("--out", help="the file to write (default: its own name, in this folder)")
+
     doctor = commands.add_parser("doctor", help="check what the box needs (display, touch, fonts, sound, groups, "
                                                 "GPIO, pad hub, network, space, save file): ok or the fix")
     doctor.add_argument("--db", help="the save file to check (default: the companion's own)")
@@ -89,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
         return _resume(args.db, args.lang)
     if args.command == "history":
         return _history(args.db)
+    if args.command == "export":
+        return _export(args)
     if args.command == "stats":
         return _stats(args.db, args.json, args.lang)
     if args.command == "rules":
@@ -322,6 +333,44 @@ def _stats(db: str | None, as_json: bool, lang: str) -> int:
         _print_json(stats)
     else:
         print("\n".join(report(stats, lang)))
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from companion.export import evening_html, evenings, filename, game_html
+    from companion.store import StoreError
+
+    store = _open_store(args.db, readonly=True)  # beside a running table too
+    if store is None:
+        return 2
+    with store:
+        try:
+            history = store.history()
+            if args.game is not None:
+                chosen = [record for record in history if record.id == args.game]
+            else:
+                nights = evenings(history)
+                chosen = next((night for night in nights if any(r.id == args.evening for r in night)), []) \
+                    if args.evening is not None else (nights[0] if nights else [])
+            if not chosen:
+                what = args.game if args.game is not None else args.evening
+                print(f"companion: no finished game {what} in {store.path}" if what is not None else
+                      f"companion: no finished game in {store.path}", file=sys.stderr)
+                return 2
+            page = game_html(store, chosen[0].id, args.lang) if args.game is not None else \
+                evening_html(store, [record.id for record in chosen], args.lang)
+        except (StoreError, KeyError, ValueError) as error:
+            print(f"companion: {error}", file=sys.stderr)
+            return 2
+    out = Path(args.out or filename(chosen))
+    try:
+        out.write_text(page, encoding="utf-8")
+    except OSError as error:
+        print(f"companion: cannot write {out}: {error.strerror or error}", file=sys.stderr)
+        return 2
+    print(out)
     return 0
 
 
