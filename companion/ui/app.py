@@ -26,7 +26,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from companion.box import Box
 from companion.catalogue import LANGUAGES
 from companion.contract import BALLOT, Line
-from companion.ui import fonts
+from companion.ui import fonts, keyboard
 from companion.ui.sound import Sounds
 from companion.ui.widgets import BG, Text
 from companion.ui.words import Words
@@ -140,6 +140,7 @@ class CompanionApp(App):
     def build(self):
         self.title = self.words.t("ui.title")
         Window.clearcolor = BG
+        keyboard.install()  # a text field's keyboard, docked on the screen (the box has none)
         Builder.load_file(str(KV / "widgets.kv"))
         self.manager = ScreenManager(transition=NoTransition())
         self.screen("board")  # the others are made the first time they are shown
@@ -257,7 +258,7 @@ class CompanionApp(App):
         if self.alerts is not None:
             self.alerts.update()
         current = self.manager.current
-        if view is None and current not in ("newgame", "menu"):
+        if view is None and current not in ("newgame", "menu", "stats"):
             self.goto("newgame")
             return
         if view is not None and view.get("over") and current in ("board", "answer", "cover", "confirm", "correct"):

@@ -69,6 +69,10 @@ def configure_kivy(mode: str, size: tuple[int, int] = WINDOW) -> None:
         Config.set("graphics", "width", str(size[0]))
         Config.set("graphics", "height", str(size[1]))
     Config.set("input", "mouse", "mouse,disable_multitouch")
+    # The box has a touchscreen and no keyboard: a text field (a name at the new game) docks Kivy's own keyboard at
+    # the bottom of the screen, and a keyboard plugged in still types.
+    Config.set("kivy", "keyboard_mode", "systemanddock")
+    Config.set("kivy", "keyboard_layout", "qwerty")
 
 
 def open_window():

@@ -12,10 +12,11 @@ from companion.ui.screens.join import JoinScreen
 from companion.ui.screens.menu import MenuScreen
 from companion.ui.screens.newgame import NewGameScreen
 from companion.ui.screens.rules import RulesScreen
+from companion.ui.screens.stats import StatsScreen
 
 # Every screen of the app, by the name its layout (kv/<name>.kv) and the app know it: the one list of them.
 SCREEN_CLASSES = {
     "board": BoardScreen, "answer": AnswerScreen, "cover": CoverScreen, "confirm": ConfirmScreen,
     "join": JoinScreen, "newgame": NewGameScreen, "menu": MenuScreen, "history": HistoryScreen, "end": EndScreen,
-    "rules": RulesScreen, "correct": CorrectScreen,
+    "rules": RulesScreen, "correct": CorrectScreen, "stats": StatsScreen,
 }

@@ -1,6 +1,6 @@
 """The table's menu: the language (switched at once, every word from the catalogue), the sounds (mute) and the
-spoken narration, a new game, correcting the board, the history, shutting the box down or restarting it (after a
-confirmation)."""
+spoken narration, a new game, correcting the board, the history, the statistics of every finished game (with or
+without a game on the table), shutting the box down or restarting it (after a confirmation)."""
 
 from __future__ import annotations
 
