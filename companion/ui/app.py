@@ -26,7 +26,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from companion.box import Box
 from companion.catalogue import LANGUAGES
 from companion.contract import BALLOT, Line
-from companion.ui import fonts, keyboard
+from companion.ui import fonts, keyboard, people
 from companion.ui.sound import Sounds
 from companion.ui.widgets import BG, Text
 from companion.ui.words import Words
@@ -57,6 +57,7 @@ class CompanionApp(App):
     def __init__(self, box: Box, lang: str | None = None, **kwargs):
         super().__init__(**kwargs)
         self.box = box
+        fonts.learn_names(self._names_used())  # the faces the screen opens draw the people's names from the start
         self.words = Words(lang or self._setting(LANG_SETTING) or "en")
         self.sounds = Sounds(muted=bool(self._setting(MUTED_SETTING)), speech=bool(self._setting(SPEECH_SETTING)))
         self.listening = False  # lines there before the first refresh (a resumed game) are not heard again
@@ -106,6 +107,14 @@ class CompanionApp(App):
             except Exception:
                 log.warning("the language could not be kept in the save file")
         self.refresh(force=True)
+
+    def _names_used(self) -> list[str]:
+        if self.box.store is None:
+            return []
+        try:
+            return self.box.store.names_used()
+        except Exception:  # a damaged setting: the names come as the games show them
+            return []
 
     def _setting(self, key: str):
         if self.box.store is None:
@@ -243,6 +252,7 @@ class CompanionApp(App):
         self.view = table.view(None) if table is not None and table.state is not None else None
         view = self.view
         self.words.names = dict(view["names"]) if view is not None else {}
+        people.learn(self, self.words.names.values())  # a name in a script the faces lack: cut again, elsewhere
         public = [entry for entry in table.narration() if not entry.seats] if view is not None else []
         prompt_id = view["prompt"]["id"] if view and view.get("prompt") else None
         if prompt_id != self.prompt_id or len(public) < self.lines_seen:

@@ -67,6 +67,11 @@ def wide_font() -> str | None:
     return cjk_face(FACES["zh-Hans"])
 
 
+# Signs DejaVu Sans has and the Chinese faces lack, drawn in the wide face as the sign they have for the same
+# meaning (the catalogue's Chinese lines use those already): ℹ, the rule at hand, is ⓘ.
+WIDE_STAND_INS = str.maketrans({"ℹ": "ⓘ"})
+
+
 def missing_cjk() -> bool:
     return cjk_face(FACES["zh-Hans"]) is None
 

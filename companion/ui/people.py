@@ -38,8 +38,9 @@ def learn(app, names: Iterable[str], done: Callable[[], None] | None = None) -> 
 
 def _cut(app, done: Callable[[], None] | None) -> None:
     _cutting.clear()
-    if app.font != app.words.font:  # a screen in Chinese: its own face was cut again
-        app.set_lang(app.lang)  # (every text takes it, every screen is drawn again)
+    # Every text takes the new faces, every screen is drawn again: a screen in Chinese takes its own face, and in
+    # English or Vietnamese a text with a Chinese name takes the new wide face (companion/ui/widgets.py).
+    app.set_lang(app.lang)
     if done is not None:
         done()
 

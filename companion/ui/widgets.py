@@ -199,6 +199,7 @@ class Text(Label):
     base_font = NumericProperty(dp(18))
     min_font = NumericProperty(dp(11))
     wrap = BooleanProperty(True)
+    wrap_when_long = BooleanProperty(False)  # one line, unless it cannot fit at min_font: then wrapped
     grow = BooleanProperty(False)
     pad = NumericProperty(dp(4))
     ink = ColorProperty(INK)
@@ -215,7 +216,7 @@ class Text(Label):
         # Label's own re-rendering goes through fit too: one render per change, at the size that fits.
         self._trigger_texture.cancel()
         self._trigger_texture = self._fit
-        for name in ("text", "size", "base_font", "min_font", "font_name", "wrap", "grow", "pad"):
+        for name in ("text", "size", "base_font", "min_font", "font_name", "wrap", "wrap_when_long", "grow", "pad"):
             self.fbind(name, self._fit)
         self._fit()
 
@@ -250,6 +251,9 @@ class Text(Label):
 
     def fit(self, *_args) -> None:
         self._choose_face()
+        shown = self.text.translate(fonts.WIDE_STAND_INS) if self._narrow is not None else self.text
+        if self._label.text != shown:
+            self._label.text = shown  # what is drawn: the text, with the wide face's own signs where it lacks one
         # Rendering text is the screen's dearest work: only again when the text, the font or the box changed, and
         # a new text only once a layout above has given it its size (rendered at Kivy's first 100x100 it would be
         # rendered again at its real width in the same frame). The clock runs the triggers of before the frame
@@ -261,7 +265,8 @@ class Text(Label):
                 return
             self._placed = True
         key = (self.text, self.font_name, self.base_font, self.min_font, self.width,
-               None if self.grow else self.height, self.halign, self.valign, self.wrap, self.grow, self.pad)
+               None if self.grow else self.height, self.halign, self.valign, self.wrap, self.wrap_when_long, self.grow,
+               self.pad)
         if key == self._fitted:
             return
         self._fitted = key
@@ -273,29 +278,40 @@ class Text(Label):
             self._trigger_texture.cancel()
             self.height = self.texture_size[1] + self.pad
             return
-        size, least = font_px(self.base_font), font_px(self.min_font)
-        while True:
-            self.font_size = size
-            self.text_size = (width, None) if self.wrap else (None, None)
-            self.texture_update()
-            tw, th = self.texture_size
-            if (tw <= self.width and th <= self.height and not self._breaks_a_word(width)) or size <= least:
-                break
-            step = smaller(size)
-            if not self.wrap and tw > 0 and th > 0:
-                # One line grows with its font: the sizes it cannot fit in are not tried (each size tried is one more
-                # face SDL_ttf keeps open; a Noto CJK face costs about 2.5 MB).
-                step = min(step, font_px(size * min(self.width / tw, self.height / th) * 1.03))
-            size = max(least, step)
-        if not self.wrap and self.halign != "center" and self.texture_size[0] <= width:
+        wrap = self.wrap
+        fits = self._shrink(width, wrap)
+        if not fits and not wrap and self.wrap_when_long:
+            wrap = True  # a person's name beside a colour: on two lines rather than past its box
+            if not self._shrink(width, wrap):  # one word too long all the same: one line, as before
+                wrap = False
+                self._shrink(width, wrap)
+        if not wrap and self.halign != "center" and self.texture_size[0] <= width:
             self.text_size = (width, None)  # one line that fits: now aligned in its box
             self.texture_update()
         self._trigger_texture.cancel()
 
-    def _breaks_a_word(self, width: float) -> bool:
+    def _shrink(self, width: float, wrap: bool) -> bool:
+        """The largest size the text fits its box at (wrapped or on one line), down to min_font; True if it fits."""
+        size, least = font_px(self.base_font), font_px(self.min_font)
+        while True:
+            self.font_size = size
+            self.text_size = (width, None) if wrap else (None, None)
+            self.texture_update()
+            tw, th = self.texture_size
+            fits = tw <= self.width and th <= self.height and not self._breaks_a_word(width, wrap)
+            if fits or size <= least:
+                return fits
+            step = smaller(size)
+            if not wrap and tw > 0 and th > 0:
+                # One line grows with its font: the sizes it cannot fit in are not tried (each size tried is one more
+                # face SDL_ttf keeps open; a Noto CJK face costs about 2.5 MB).
+                step = min(step, font_px(size * min(self.width / tw, self.height / th) * 1.03))
+            size = max(least, step)
+
+    def _breaks_a_word(self, width: float, wrap: bool) -> bool:
         """Wrapped, a word of a language that spaces its words is wider than the box: Kivy would cut it in two
         ("Supermark / et"), so a smaller size is tried. (Chinese breaks between any two characters.)"""
-        if not self.wrap:
+        if not wrap:
             return False
         for word in self.text.split():
             if len(word) > 3 and not _HAS_CJK.search(word) and self._label.get_extents(word)[0] > width + 0.5:
@@ -415,7 +431,8 @@ class Chip(BoxLayout):
         super().__init__(seat=seat, name=name, font=font, **kwargs)
         self.mark = Mark(seat=seat, size_hint=(None, None), size=(font * 1.1, font * 1.1))
         self.add_widget(self.mark)
-        self.label = Text(text=name, base_font=font, wrap=False, halign="left", valign="middle")
+        self.label = Text(text=name, base_font=font, wrap=False, wrap_when_long=True, halign="left",
+                          valign="middle")
         self.add_widget(self.label)
         self.fbind("height", self._place)
         self.fbind("y", self._place)

@@ -89,7 +89,9 @@ class JoinScreen(BaseScreen):
             card = BoxLayout(orientation="vertical", spacing=dp(2))
             card.add_widget(QRCode(data=data))
             if seat:
-                card.add_widget(Chip(seat, app.colour(seat), font=dp(17), size_hint_y=None, height=dp(26)))
+                named = bool(app.words.names.get(seat))  # a name beside the colour may take two lines
+                card.add_widget(Chip(seat, app.colour(seat), font=dp(17), size_hint_y=None,
+                                     height=dp(38) if named else dp(26)))
             card.add_widget(Text(text=caption, base_font=dp(13), min_font=dp(9), ink=DIM, size_hint_y=None,
                                  height=dp(32)))
             card.seat = seat
