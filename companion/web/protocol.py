@@ -11,7 +11,8 @@ Phone -> server (at most MAX_MESSAGE bytes each):
     {"v": 1, "type": "close"}                        close the open ballot (missing voters abstain)
     {"v": 1, "type": "undo", "steps": 1}             take back the last public answer(s)
     {"v": 1, "type": "correct", "changes": {"<edit id>": value, ...}}   correct the board (host "edits")
-    {"v": 1, "type": "new_game", "game": "<a game of the registry>", "players": [...], "options": {...}}
+    {"v": 1, "type": "new_game", "game": "<a game of the registry>", "players": [...], "options": {...},
+     "names": {"red": "Anna", ...}}               the people's names by seat, optional (companion/names.py)
     {"v": 1, "type": "give_pad", "seat": "red"}     the next pad pressed on the hub becomes Red's
     {"v": 1, "type": "renew_host"}                   a new host link; every other host page is sent away
 
@@ -25,7 +26,8 @@ Server -> phone:
         host only: "host": {"seats": {colour: url}, "spectator": url, "wifi": ssid | null,
                             "questions": {seat: question}, "pads": bool, "games": [new-game forms],
                             "claimed": [seats with a device], "takeovers": {seat: request id},
-                            "problems": [{key, params}: storage that takes no write, a missing pad hub...]}
+                            "problems": [{key, params}: storage that takes no write, a missing pad hub...],
+                            "names_used": [names given at earlier games, the latest first]}
     {"v": 1, "type": "ack", "question": "..."}       the answer is stored
     {"v": 1, "type": "error", "code": "...", "key": "...", "params": {...}, "message": "..."}
         refused; nothing changed. `code` is stable (bad_json, refused, stale, not_stored, ...); `key` and
@@ -40,6 +42,9 @@ Server -> phone:
         host only: news from the devices ("pad hub disconnected"), in the host's language
 
 Every sentence comes from the catalogue; GET /i18n/<lang>.json gives the page its language's catalogue.
+The host's page also reads, by plain HTTP GETs with its token: /x/<host token>/stats.json (companion/stats.py),
+/x/<host token>/history.json (the finished games and their evenings), /x/<host token>/game/<id>.html and
+/x/<host token>/evening/<first game id>.html (companion/export.py, as downloads; ?lang= their language).
 """
 
 from __future__ import annotations
@@ -63,6 +68,9 @@ class BadMessage(Refusal):
 
 SEAT_TYPES = {"answer", "ping", "lang", "takeover"}
 MAX_NAME = 40  # characters of a name (a language, a seat, a game): what is longer is no name of ours
+# Characters of a person's name as the protocol carries it: the table refuses one over names.MAX_NAME in a line
+# of its own (said in the host's language); what is far longer is no name at all.
+MAX_PERSON = 200
 HOST_TYPES = SEAT_TYPES | {"close", "undo", "correct", "new_game", "give_pad", "renew_host"}
 SPECTATOR_TYPES = {"ping", "lang"}
 
@@ -115,7 +123,19 @@ def parse(text: str | bytes, role: str) -> dict:
             raise BadMessage("bad_game")
         if not isinstance(message.get("options", {}), dict | None):
             raise BadMessage("bad_options")
+        if not _names(message.get("names", {})):
+            raise BadMessage("bad_names")
     return message
+
+
+def _names(value: object) -> bool:
+    """The people's names of a new game: an object of seats to short text (or null, no name). Whether each is a
+    name the table takes (its length, its characters) is the table's to say (companion/names.py)."""
+    if value is None:
+        return True
+    return isinstance(value, dict) and len(value) <= 20 and all(
+        _name(seat) and (name is None or (isinstance(name, str) and len(name) <= MAX_PERSON))
+        for seat, name in value.items())
 
 
 def _unicode(message: dict) -> bool:

@@ -12,6 +12,12 @@ the QR code from across the table, or the player's new phone) waits, seeing only
 table screen or the seat's own device allows it; then the seat is its, and the old device is told. Sockets are
 capped per link and per address, and a WebSocket from a page of another site (its Origin is not one of the
 table's own addresses) is refused.
+
+The host's page also reads the save file's statistics and history, and downloads a finished game or an evening as
+one HTML file, by plain GETs under /x/<host token>/ (any other token, or none, is a 404 that says nothing). They
+are read off the loop, in a thread with a read-only store of their own: folding 50 games the first time took 0.4 s
+on a laptop (seconds on a Pi), which the phones' answers must not wait for; each finished game is folded once
+(stats.Summaries), so a later read takes a few milliseconds.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import logging
 import re
 import secrets
 import socket
+import threading
 import time
 from collections import Counter, deque
 from collections.abc import Callable
@@ -35,6 +42,8 @@ from yarl import URL
 
 from companion.catalogue import DEFAULT, LANGUAGES, catalogue, language
 from companion.contract import Message, Refusal
+from companion.stats import Summaries, add_up, statistics
+from companion.store import EventStore, GameRecord, StoreError
 from companion.table import NotStored, StaleQuestion, Table, TableError
 from companion.web import protocol, qr
 from companion.web.assets import Asset, Assets
@@ -233,6 +242,9 @@ class PhoneServer:
 
         self.games_json = [game.SETUP.to_json(name) for name, game in GAMES.items()]  # the new-game forms
         self.assets = Assets(STATIC)  # the page's files, compressed once
+        self.summaries = Summaries()  # every finished game folded once, for the statistics
+        self._reading = threading.Lock()  # one read of the save file's history at a time (off the loop)
+        self._names_used: tuple[int | None, list[str]] | None = None  # (the game it was read at, the names)
         self._words: dict[str, tuple[object, Asset]] = {}  # lang -> (the catalogue, its page as an asset)
         self.app = self._make_app()
         self._unsubscribe = table.subscribe(self._changed)
@@ -263,6 +275,8 @@ class PhoneServer:
         app.router.add_get("/ws/{token}", self._websocket)
         app.router.add_get("/qr/{token}/{what}.svg", self._qr)
         app.router.add_get("/i18n/{lang}.json", self._catalogue)
+        app.router.add_get("/x/{token}/{what}", self._host_file)
+        app.router.add_get("/x/{token}/{what}/{name}", self._host_file)
         app.router.add_get("/static/{name:.+}", self._static)
         return app
 
@@ -340,6 +354,69 @@ class PhoneServer:
         else:
             return web.Response(status=404, text="unknown\n")
         return web.Response(text=qr.svg(data), content_type="image/svg+xml")
+
+    # -- the host's statistics, history and downloads (off the loop) -----------------------------------------
+
+    async def _host_file(self, request: web.Request) -> web.Response:
+        """/x/<host token>/stats.json, history.json, game/<id>.html, evening/<first game id>.html: the host's only;
+        anything else (another token, a seat's, an id that is no finished game) is the same 404."""
+        who = self.tokens.open(request.match_info["token"])
+        what, name = request.match_info["what"], request.match_info.get("name")
+        lang = language(request.query.get("lang"))
+        unknown = web.Response(status=404, text="unknown\n")
+        if who is None or who.role != "host":
+            return unknown
+        if name is None and what in ("stats.json", "history.json"):
+            reader = partial(_stats_json, self.summaries) if what == "stats.json" else _history_json
+            try:
+                body = await self._read_history(reader)
+            except Exception:  # a bug of ours, or a game that cannot be folded: the page says it could not read
+                log.exception("the host's %s could not be read", what)
+                return web.Response(status=500, text="not read\n")
+            return web.Response(text=protocol.dumps(body), content_type="application/json")
+        number = name.removesuffix(".html") if name is not None and name.endswith(".html") else ""
+        if what not in ("game", "evening") or not (number.isascii() and number.isdigit() and len(number) < 12):
+            return unknown
+        reader = partial(_game_file if what == "game" else _evening_file, int(number), lang)
+        try:
+            filename, html = await self._read_history(reader)
+        except (KeyError, ValueError, StoreError):  # no such game, or not finished (or the file cannot say)
+            return unknown
+        except Exception:  # a bug of ours: said in the log, and the download fails plainly
+            log.exception("the host's %s %s could not be written", what, number)
+            return web.Response(status=500, text="not written\n")
+        return web.Response(text=html, content_type="text/html", headers={
+            "Content-Disposition": f'attachment; filename="{filename}"'})
+
+    async def _read_history(self, reader: Callable[[EventStore | None], object]) -> object:
+        """`reader(store)` in a thread, with a read-only store of its own (None: the table keeps no save file)."""
+        path = self.table.store.path if self.table.store is not None else None
+
+        def read() -> object:
+            with self._reading:
+                try:
+                    store = EventStore(path, readonly=True) if path is not None else None
+                except StoreError:  # a save file with no game in it yet (or one that cannot be read now)
+                    store = None
+                if store is None:
+                    return reader(None)
+                try:
+                    return reader(store)
+                finally:
+                    store.close()
+
+        return await asyncio.to_thread(read)
+
+    def names_used(self) -> list[str]:
+        """The names given at earlier games, the latest first: read again only when a new game has begun."""
+        game_id = self.table.game_id
+        if self._names_used is None or self._names_used[0] != game_id:
+            try:
+                names = self.table.store.names_used() if self.table.store is not None else []
+            except StoreError:
+                names = []  # a damaged save file: the form offers none (and says no more about it)
+            self._names_used = (game_id, names)
+        return self._names_used[1]
 
     # -- who may connect ------------------------------------------------------------------------------------
 
@@ -593,7 +670,7 @@ class PhoneServer:
             self.give_pad(message["seat"])
         elif kind == "new_game":
             self.table.new_game(message.get("game", self.games_json[0]["game"]), message["players"],
-                                message.get("options"))
+                                message.get("options"), names=message.get("names"))
         return protocol.encode("ack", question=None)
 
     def _host_may_answer(self, seat: object) -> None:
@@ -855,6 +932,7 @@ class PhoneServer:
                 "claimed": self.claimed(),  # seats with a device: their QR codes are hidden
                 "takeovers": {seat: request.id for seat, request in self.requests.items()},
                 "problems": [problem.to_json() for problem in problems],
+                "names_used": self.names_used(),  # offered on the new-game form
             })
         memo[key] = protocol.state_message(view, memo["connected"], host)
         return memo[key]
@@ -868,6 +946,67 @@ class PhoneServer:
             return {}
         questions = {seat: table.question(seat) for seat in current.seats}
         return {seat: q.to_json() for seat, q in questions.items() if q is not None}
+
+
+def _stats_json(summaries: Summaries, store: EventStore | None) -> dict:
+    """companion/stats.py's statistics of the save file (none without one)."""
+    if store is None:
+        return add_up([])
+    return statistics(store, summaries)
+
+
+def _history_json(store: EventStore | None) -> dict:
+    """The finished games, newest first, as the host's History lists them, and the evenings they make up (each
+    the ids of its games, newest evening first: companion/export.py)."""
+    if store is None:
+        return {"games": [], "evenings": []}
+    from companion.export import evenings
+    from companion.games import GAMES
+
+    records = store.history()
+    games = []
+    for record in records:
+        rules = GAMES.get(record.game)
+        title = rules.SETUP.title if rules is not None else Message("stats.unknown_game")
+        games.append({
+            "id": record.id, "game": record.game, "title": title.to_json(),
+            "started": record.started.isoformat(timespec="seconds"),
+            "finished": record.finished.isoformat(timespec="seconds") if record.finished else None,
+            "players": list(record.players), "names": dict(record.names), "winners": list(record.winners or ()),
+            "rounds": record.rounds,
+        })
+    return {"games": games, "evenings": [[record.id for record in evening] for evening in evenings(records)]}
+
+
+def _game_file(game_id: int, lang: str, store: EventStore | None) -> tuple[str, str]:
+    """(an ASCII file name, the finished game as one HTML document: companion/export.py)."""
+    if store is None:
+        raise KeyError(game_id)
+    from companion.export import game_html
+
+    html = game_html(store, game_id, lang)
+    return _file_name([store.game(game_id)]), html
+
+
+def _evening_file(first: int, lang: str, store: EventStore | None) -> tuple[str, str]:
+    """The evening whose first game is `first`, as one HTML document (KeyError: no evening begins with it)."""
+    if store is None:
+        raise KeyError(first)
+    from companion.export import evening_html, evenings
+
+    evening = next((e for e in evenings(store.history()) if min(r.id for r in e) == first), None)
+    if evening is None:
+        raise KeyError(first)
+    ids = sorted(record.id for record in evening)
+    return _file_name(evening), evening_html(store, ids, lang)
+
+
+def _file_name(records: list[GameRecord]) -> str:
+    """export.filename ("mall-of-horror-2026-12-05-2107.html", "evening-…"), kept to what a Content-Disposition
+    header may quote as it is: ASCII letters, digits, dots and dashes."""
+    from companion.export import filename
+
+    return re.sub(r"[^A-Za-z0-9_.-]", "-", filename(records))[:100]
 
 
 @web.middleware

@@ -123,7 +123,7 @@
     if (isMessage(value)) return nodes ? rich(value) : [say(value)];
     const prefix = Object.prototype.hasOwnProperty.call(terms, name) ? terms[name] : undefined;
     if (prefix === undefined) return [plainValue(value)];
-    if (nodes && prefix === "colour") return [chip(value)];
+    if (prefix === "colour") return [nodes ? chip(value) : seatName(value)];
     return [raw(prefix + "." + plainValue(value))];
   }
 
@@ -183,12 +183,38 @@
     return has(key) ? raw(key) : String(colour);
   }
 
-  // A colour always with its name and its symbol, never by colour alone.
+  // The people's names of the game on the table, by seat (view.names: typed at the new game, text only).
+  let unnamedNow = false;
+  function names() {
+    const given = app.view && app.view.names;
+    return !unnamedNow && given && typeof given === "object" && !Array.isArray(given) ? given : {};
+  }
+
+  // What `build` draws names seats by their colour only (a new game's seats have no names yet).
+  function unnamed(build) {
+    unnamedNow = true;
+    try {
+      return build();
+    } finally {
+      unnamedNow = false;
+    }
+  }
+
+  // A seat as players call it: its colour, and its person's name where one was given ("Anna (Red)", the
+  // catalogue's colour.named). The name is only ever text: a text node, never markup.
+  function seatName(colour) {
+    const name = Object.prototype.hasOwnProperty.call(names(), colour) ? names()[colour] : null;
+    if (typeof name !== "string" || !name) return colourName(colour);
+    return pieces(raw("colour.named")).map((piece) => "text" in piece ? piece.text
+      : piece.name === "name" ? name : piece.name === "colour" ? colourName(colour) : "{" + piece.name + "}").join("");
+  }
+
+  // A colour always with its name and its symbol, never by colour alone; with its person's name where given.
   function chip(colour, extra) {
     const c = known(colour);
     return h("span", { class: "chip c-" + c + (extra ? " " + extra : ""), "data-colour": c },
       h("span", { class: "sym", "aria-hidden": "true" }, SYMBOLS[c] || "?"),
-      h("span", { class: "name" }, colourName(colour)));
+      h("span", { class: "name" }, seatName(colour)));
   }
 
   function dice(values) {
@@ -377,7 +403,7 @@
 
   // -- the host's tools: fetched by the host's page only (static/host.js), never by a seat's phone ------------
 
-  const HOST_SECTIONS = ["host", "correct", "join", "hostnav", "newgame"];
+  const HOST_SECTIONS = ["host", "correct", "join", "hostnav", "newgame", "people", "history"];
 
   function loadHostTools() {
     if (document.getElementById("host-tools")) return;
@@ -391,8 +417,8 @@
       return;
     }
     try {
-      tools.draw({ h, t, say, rich, chip, known, colourName, isMessage, list: listOf, section, paint, app,
-        send: hostSend, questionBlock, takeoverBox });
+      tools.draw({ h, t, say, rich, chip, known, colourName, seatName, unnamed, isMessage, list: listOf, section, paint,
+        app, send: hostSend, questionBlock, takeoverBox, lang: words.lang });
     } catch (error) {
       console.error("host tools", error);
     }
@@ -424,7 +450,7 @@
   function section(id, key, build) {
     const node = document.getElementById(id);
     if (!node) return;
-    const full = words.lang + "\u0000" + key;
+    const full = words.lang + "\u0000" + JSON.stringify(names()) + "\u0000" + key;  // a seat's name is in every chip
     if (drawn.get(id) === full) return;
     drawn.set(id, full);
     const active = document.activeElement;

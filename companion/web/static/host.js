@@ -1,11 +1,14 @@
 // The host's tools on the page: the table's controls (close a ballot, undo, answer for a seat with no phone,
 // give a pad), the QR codes that seat the players, the links along the board, a new game from the games' own
-// forms, and the board corrected to what lies on the table (the game's edits: host.edits). Only the host's page
-// fetches this file (app.js loads it for the host's link): a seat's phone never does.
+// forms (with the people's names), the board corrected to what lies on the table (the game's edits: host.edits),
+// and the save file's statistics and history (HostPeople, at the end of this file). Only the host's page fetches
+// this file (app.js loads it for the host's link): a seat's phone never does.
 // It knows no game, and draws with the page's building blocks, as the board parts do (static/parts.js).
 "use strict";
 
 (function () {
+  const NAME_MOST = 20;  // characters of a name: companion/names.py's MAX_NAME (the table refuses a longer one)
+
   // What only the host's page holds: the seat answered for, an open confirmation, the QR codes shown again, the
   // new game being chosen.
   const mine = {
@@ -13,28 +16,34 @@
     confirmUndo: false,
     confirmRenew: false,
     shownQr: new Set(),  // seats with a device whose QR code is shown again anyway
-    newGame: { game: null, players: [], options: {}, open: false },
+    // names: {seat: what was typed}, kept for the next game; sent: a new game on its way (the form stays open until
+    // the table takes it, and says why not under the error line).
+    newGame: { game: null, players: [], options: {}, open: false, names: {}, sent: false },
     // The board being corrected: open, the place tapped (an edit's `at`), the changes not yet applied ({id: value}),
     // a correction sent (closed once the table took it), a game started to be continued (the view it replaces).
     correct: { open: false, at: null, draft: {}, sent: false, continuing: null, focus: null },
   };
 
   // The page's building blocks and its state, as app.js hands them over at each drawing.
-  let app, h, t, say, rich, chip, known, colourName, isMessage, list, section, paint, send, questionBlock, takeoverBox;
+  let app, h, t, say, rich, chip, known, colourName, seatName, unnamed, isMessage, list, section, paint, send,
+    questionBlock, takeoverBox;
 
   function draw(ctx) {
-    ({ app, h, t, say, rich, chip, known, colourName, isMessage, list, section, paint, send, questionBlock,
-      takeoverBox } = ctx);
+    ({ app, h, t, say, rich, chip, known, colourName, seatName, unnamed, isMessage, list, section, paint, send,
+      questionBlock, takeoverBox } = ctx);
     const view = app.view;
     placeCorrect();
     followCorrection();
+    followNewGame();
     section("host", hostKey(), hostControls);
     section("join", JSON.stringify([app.host && [app.host.seats, app.host.spectator, app.host.wifi,
       app.host.claimed], app.connected, view && view.players, [...mine.shownQr]]), () => app.host ? join() : []);
     placeJoin();
     section("hostnav", JSON.stringify([!!view, missingSeats().length, edits().length > 0]), () => hostNav(view));
-    section("newgame", JSON.stringify([view ? view.game || "" : null, mine.newGame, app.host && app.host.games]),
-      () => newGameForm(!view));
+    // What is typed in a name field redraws nothing (the field keeps its caret); the fields are drawn from it.
+    section("newgame", JSON.stringify([view ? view.game || "" : null, { ...mine.newGame, names: null },
+      app.host && [app.host.games, app.host.names_used]]), () => unnamed(() => newGameForm(!view)));
+    people(ctx);
     section("correct", JSON.stringify([mine.correct.open && [mine.correct.at, mine.correct.draft, edits(),
       view && view.parts && view.parts.main, app.status]]), () => mine.correct.open ? corrector() : []);
     focusAfter();
@@ -159,8 +168,9 @@
       if (node && !node.hidden) node.scrollIntoView({ block: "start" });
     };
     const links = view ? [["host", "page.host_title"], ["narration", "page.narration"],
-      ["join", "page.join_title"], ["newgame", "page.new_game"], ["fairness", "page.fairness_title"]]
-      : [["newgame", "page.new_game"], ["join", "page.join_title"]];
+      ["join", "page.join_title"], ["newgame", "page.new_game"], ["fairness", "page.fairness_title"],
+      ["people", "stats.title"]]
+      : [["newgame", "page.new_game"], ["join", "page.join_title"], ["people", "stats.title"]];
     if (edits().length) links.splice(1, 0, ["correct", "page.correct_title"]);
     return links.map(([id, key]) => h("button", { type: "button", class: "nav-link", "data-to": id,
       onclick: id === "correct" ? openCorrector : to(id) },
@@ -194,7 +204,7 @@
       if (!url || hidden.includes(seat)) continue;
       const on = app.connected.includes(seat);
       cards.push(h("figure", { class: "qr-card seat", "data-seat": known(seat) },
-        h("img", { class: "qr", src: qrPath(seat), alt: t("page.seat_qr") + " " + colourName(seat), width: "220",
+        h("img", { class: "qr", src: qrPath(seat), alt: t("page.seat_qr") + " " + seatName(seat), width: "220",
           height: "220" }),
         h("figcaption", {}, h("span", { class: "label" }, t("page.seat_qr")), " ", chip(seat), " ",
           h("span", { class: "phone " + (on ? "on" : "off") }, on ? "✓ " + t("page.connected") : "✗ " + t("page.missing")),
@@ -249,7 +259,7 @@
         class: "colour-pick" + (form.players.includes(c) ? " on" : ""), "data-colour": known(c),
         "aria-pressed": form.players.includes(c) ? "true" : "false", onclick: () => toggle(c) }, chip(c),
         form.players.includes(c) ? h("span", { class: "order" }, String(form.players.indexOf(c) + 1)) : null))),
-      h("ol", { class: "seating" }, form.players.map((c) => h("li", {}, chip(c)))),
+      nameFields(form),
       h("p", { class: "hint" }, t("page.new_game_count", { low: game.min_players, high: game.max_players }),
         game.note ? [" ", rich(game.note)] : null),
       h("button", { type: "button", class: "small", onclick: () => { form.players = []; paint(); } },
@@ -280,6 +290,24 @@
     return [details];
   }
 
+  // The seats chosen, in seating order, each with an optional name (a name used before is offered as it is typed).
+  // What is typed is kept as typed: the table checks it (companion/names.py) and refuses it in one line.
+  function nameFields(form) {
+    if (!form.players.length) return null;
+    const used = app.host && Array.isArray(app.host.names_used) ? app.host.names_used.filter((n) => typeof n === "string")
+      : [];
+    return h("fieldset", { class: "names" }, h("legend", {}, t("names.label")),
+      h("p", { class: "hint", id: "names-hint" }, t("names.hint")),
+      h("ol", { class: "seating" }, form.players.map((c) => h("li", {}, h("label", { class: "field name-field" },
+        h("span", { class: "name-label" }, rich({ key: "names.field", params: { seat: c } })),
+        h("input", { type: "text", id: "name-" + known(c), class: "person-name", "data-seat": known(c),
+          maxlength: NAME_MOST, autocomplete: "off", spellcheck: "false", list: used.length ? "names-used" : null,
+          "aria-label": t("names.field", { seat: c }), "aria-describedby": "names-hint", value: typeof form.names[c] === "string" ? form.names[c] : "",
+          oninput: (event) => { form.names[c] = event.target.value; } }))))),
+      used.length ? h("datalist", { id: "names-used", "aria-label": t("names.used_before") },
+        used.map((name) => h("option", { value: name }))) : null);
+  }
+
   function startGame(game, options) {
     const form = mine.newGame;
     const chosen = {};
@@ -287,8 +315,21 @@
       chosen[option.name] = Object.prototype.hasOwnProperty.call(form.options, option.name)
         ? form.options[option.name] : option.default;
     }
-    send({ type: "new_game", game: game.game, players: form.players.slice(), options: chosen });
-    form.open = false;
+    const names = {};
+    for (const seat of form.players) {
+      if (typeof form.names[seat] === "string" && form.names[seat].trim()) names[seat] = form.names[seat];
+    }
+    app.error = null;
+    form.sent = send({ type: "new_game", game: game.game, players: form.players.slice(), options: chosen, names });
+  }
+
+  // A new game sent: the form closes once the table has started it, and stays open under a refusal (a name that
+  // is no name, a setup the game does not take), with what was typed.
+  function followNewGame() {
+    const form = mine.newGame;
+    if (!form.sent || app.hostPending) return;
+    form.sent = false;
+    if (!app.error) form.open = false;
   }
 
   // A game in progress: started as a new game, then its board entered as it lies on the table (the corrector
@@ -393,7 +434,7 @@
         add(cell.id, String(cell.label || cell.id));
       }
       for (const panel of part.part === "seats" && Array.isArray(part.seats) ? part.seats : []) {
-        add(panel.seat, colourName(panel.seat), () => chip(panel.seat));
+        add(panel.seat, seatName(panel.seat), () => chip(panel.seat));
       }
     }
     return found;
@@ -493,5 +534,356 @@
       h("span", { class: "edit-value", id: shown }, String(number)), step(1, "more", "page.correct_more")));
   }
 
+  // -- the save file's statistics and history (HostPeople, below) -------------------------------------------
+
+  const PEOPLE_SECTIONS = ["people", "history"];
+
+  function people(ctx) {
+    const main = document.querySelector("main");
+    for (const id of PEOPLE_SECTIONS) {
+      if (main && !document.getElementById(id)) {
+        main.append(h("section", { id, class: "card " + id, "aria-labelledby": id + "-title", hidden: true }));
+      }
+    }
+    try {
+      HostPeople.draw(ctx);
+    } catch (error) {
+      console.error("host people", error);
+    }
+  }
+
   window.HostTools = Object.freeze({ draw });
+})();
+
+// The save file's people on the table's screen: the statistics of every finished game (companion/stats.py) with a
+// bar chart of wins per person and a wins-over-time line, per game a table of what it counts; and the history of
+// finished games by evening, each game and each evening to download as one HTML file (companion/export.py).
+// Drawn by the host's tools above (HostTools); the figures come by GETs with the host's token.
+// Text only: names are text nodes and SVG text, never markup. Each chart is an image with its figures said in its
+// label, and the same figures are in a table beside it.
+const HostPeople = (function () {
+  const SVG = "http://www.w3.org/2000/svg";
+  const LINES = 6;  // people drawn in the wins-over-time chart at most (the most wins); its table lists them too
+  const DASHES = ["", "8 4", "2 4", "12 4 2 4", "4 4", "1 3"];  // each line its own dash, not its colour alone
+  const got = {
+    key: null,  // what the figures were asked for (the game on the table, over or not): asked again when it changes
+    stats: null, statsFailed: false,
+    history: null, historyFailed: false,
+    asked: 0, version: 0,
+  };
+  let c;  // the page's building blocks (static/app.js), at this drawing
+  // A phone's width: the charts drawn narrower, so that their words stay big enough to read (drawn again when the
+  // screen turns).
+  const phoneWide = window.matchMedia("(max-width: 520px)");
+  phoneWide.addEventListener("change", () => { if (c) c.paint(); });
+  let narrow = false;
+
+  function draw(ctx) {
+    c = ctx;
+    ask();
+    narrow = phoneWide.matches;
+    const key = JSON.stringify([got.version, c.lang, narrow]);
+    c.section("people", key, () => c.unnamed(statistics));
+    c.section("history", key, () => c.unnamed(history));
+  }
+
+  // -- the figures, from the table ------------------------------------------------------------------------------
+
+  function base() {
+    return "/x/" + encodeURIComponent(c.app.token) + "/";
+  }
+
+  // Asked when the host's page opens, and again when a game starts or ends (a finished game adds to them).
+  function ask() {
+    const app = c.app;
+    if (!app.token || app.status !== "connected") return;
+    const view = app.view;
+    const key = JSON.stringify([app.token, view ? [view.game, view.players, !!view.over] : null]);
+    if (key === got.key) return;
+    got.key = key;
+    const asked = ++got.asked;
+    const fetched = (name, field) => fetch(base() + name, { cache: "no-store" })
+      .then((response) => {
+        if (!response.ok) throw new Error(String(response.status));
+        return response.json();
+      })
+      .then((data) => {
+        if (asked !== got.asked) return;
+        got[field] = data && typeof data === "object" ? data : null;
+        got[field + "Failed"] = !got[field];
+      }, () => {
+        if (asked === got.asked) got[field + "Failed"] = true;
+      })
+      .then(() => {
+        got.version++;
+        c.paint();
+      });
+    fetched("stats.json", "stats");
+    fetched("history.json", "history");
+  }
+
+  // -- words and numbers ----------------------------------------------------------------------------------------
+
+  function number(value, digits) {
+    if (typeof value !== "number" || !isFinite(value)) return "—";
+    return new Intl.NumberFormat(c.lang, { maximumFractionDigits: digits === undefined ? 1 : digits }).format(value);
+  }
+
+  function percent(value) {
+    if (typeof value !== "number" || !isFinite(value)) return "—";
+    return new Intl.NumberFormat(c.lang, { style: "percent", maximumFractionDigits: 0 }).format(value);
+  }
+
+  function when(iso, options) {
+    const date = new Date(iso);
+    return isNaN(date.getTime()) ? "—" : new Intl.DateTimeFormat(c.lang, options).format(date);
+  }
+
+  // A person of the statistics: a name, or a seat's colour where no name was given.
+  function personText(row) {
+    return typeof row.name === "string" && row.name ? row.name : c.colourName(String(row.colour));
+  }
+
+  function person(row) {
+    return typeof row.name === "string" && row.name ? c.h("span", { class: "person" }, row.name)
+      : c.chip(String(row.colour));
+  }
+
+  // A seat of a finished game: its colour, and the name given then ("Anna (Red)").
+  function seat(colour, names) {
+    const node = c.chip(colour);
+    const name = names && typeof names[colour] === "string" ? names[colour] : "";
+    if (name) node.querySelector(".name").textContent = c.t("colour.named", { name, colour });
+    return node;
+  }
+
+  function rows(list) {
+    return Array.isArray(list) ? list.filter((row) => row && typeof row === "object" && typeof row.person === "string")
+      : [];
+  }
+
+  // -- statistics ---------------------------------------------------------------------------------------------
+
+  function statistics() {
+    const h = c.h;
+    const stats = got.stats;
+    const out = [h("h2", { id: "people-title" }, stats && stats.games ? c.t("stats.title_count", { count: stats.games })
+      : c.t("stats.title"))];
+    if (!stats) {
+      out.push(h("p", { class: "hint" }, c.t(got.statsFailed ? "page.people.failed" : "page.people.loading")));
+      return out;
+    }
+    const unreadable = Array.isArray(stats.unreadable) ? stats.unreadable : [];
+    if (unreadable.length) {
+      out.push(h("p", { class: "hint" }, c.t("stats.unreadable", { count: unreadable.length, ids: unreadable })));
+    }
+    const everyone = rows(stats.people);
+    if (!stats.games || !everyone.length) {
+      out.push(h("p", { class: "hint stats-none" }, c.t("stats.none")));
+      return out;
+    }
+    out.push(h("h3", {}, c.t("stats.every_game")),
+      h("div", { class: "charts" },
+        h("figure", { class: "chart-box" }, h("figcaption", {}, c.t("stats.wins_chart")), barChart(everyone)),
+        lineFigure(Array.isArray(stats.timeline) ? stats.timeline : [], everyone)),
+      table(c.t("stats.every_game"), everyone, []));
+    for (const game of Array.isArray(stats.by_game) ? stats.by_game : []) {
+      if (!game || typeof game !== "object") continue;
+      const title = c.isMessage(game.title) ? c.say(game.title) : String(game.game);
+      const keys = Array.isArray(game.stats) ? game.stats.filter((k) => typeof k === "string") : [];
+      out.push(h("h3", { class: "game-title", "data-game": String(game.game) }, title),
+        h("p", { class: "hint" }, c.t("stats.game_line", { game: title, count: game.played,
+          rounds: number(game.rounds_avg), minutes: number(game.minutes_avg) })),
+        table(title, rows(game.people), keys));
+    }
+    return out;
+  }
+
+  // A table of the figures per person; a narrow screen scrolls it sideways within its frame (focusable, named).
+  function table(caption, people, keys) {
+    const h = c.h;
+    const columns = ["played", "wins", "win_rate", "score_avg", "score_best", "rounds_avg", "minutes_avg"];
+    const cell = (row, column) => column === "win_rate" ? percent(row.win_rate)
+      : number(row[column], column === "played" || column === "wins" || column === "score_best" ? 0 : 1);
+    return h("div", { class: "table-frame", role: "region", tabindex: "0", "aria-label": caption },
+      h("table", { class: "stats-table" },
+        h("caption", { class: "sr-only" }, caption),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, c.t("stats.col.person")),
+          columns.map((column) => h("th", { scope: "col" }, c.t("stats.col." + column))),
+          keys.map((key) => h("th", { scope: "col", "data-stat": key }, c.t(key))))),
+        h("tbody", {}, people.map((row) => h("tr", { "data-person": row.person },
+          h("th", { scope: "row" }, person(row)),
+          columns.map((column) => h("td", { "data-col": column }, cell(row, column))),
+          keys.map((key) => h("td", { "data-stat": key }, number((row.counts || {})[key], 0))))))));
+  }
+
+  // -- charts: SVG drawn as elements, text as text --------------------------------------------------------------
+
+  function s(tag, attributes, ...children) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [key, value] of Object.entries(attributes || {})) {
+      if (value !== null && value !== undefined) node.setAttribute(key, String(value));
+    }
+    for (const child of children.flat(Infinity)) {
+      if (child !== null && child !== undefined) node.append(child instanceof Node ? child : String(child));
+    }
+    return node;
+  }
+
+  // Text cut to about `room` units of width at `size` (a wide character counts as one em, another as 0.6).
+  function fit(text, room, size) {
+    let width = 0;
+    let out = "";
+    for (const character of text) {
+      width += (/[\u1100-\uffff]/.test(character) ? 1 : 0.6) * size;
+      if (width > room) return out + "…";
+      out += character;
+    }
+    return text;
+  }
+
+  function winsSaid(row) {
+    return c.t("page.people.wins_of", { who: personText(row), count: row.wins });
+  }
+
+  // Wins per person, a bar each (most wins first), its length in proportion to the wins.
+  function barChart(people) {
+    const width = narrow ? 300 : 400;
+    const label = narrow ? 110 : 140;
+    const row = 30;
+    const top = 6;
+    const most = Math.max(1, ...people.map((p) => p.wins || 0));
+    const span = width - label - 40;
+    const height = top * 2 + people.length * row;
+    return s("svg", { class: "chart bars", viewBox: `0 0 ${width} ${height}`, role: "img",
+      "aria-label": c.t("page.people.bars_said", { list: people.map(winsSaid) }) },
+    s("line", { class: "axis", x1: label, x2: label, y1: top - 2, y2: height - top + 2 }),
+    people.map((p, i) => {
+      const y = top + i * row;
+      const name = personText(p);
+      const long = span * (p.wins || 0) / most;
+      return s("g", { class: "bar-row", "data-person": p.person },
+        s("title", {}, winsSaid(p)),
+        s("text", { class: "bar-label", x: label - 8, y: y + row / 2, "text-anchor": "end",
+          "dominant-baseline": "central" }, fit(name, label - 12, 14)),
+        s("rect", { class: "bar", x: label, y: y + 5, width: long.toFixed(2), height: row - 10, rx: 3,
+          "data-wins": p.wins || 0 }),
+        s("text", { class: "bar-value", x: (label + long + 6).toFixed(2), y: y + row / 2,
+          "dominant-baseline": "central" }, number(p.wins || 0, 0)));
+    }));
+  }
+
+  // Each person's wins so far after each finished game (oldest first): those with the most wins, a line each.
+  function lineFigure(timeline, people) {
+    const h = c.h;
+    const shown = people.filter((p) => (p.wins || 0) > 0).slice(0, LINES);
+    if (!timeline.length || !shown.length) return null;
+    const runs = shown.map((p) => {
+      let wins = 0;
+      return [0, ...timeline.map((game) => (wins += (Array.isArray(game.winners) && game.winners.includes(p.person))
+        ? 1 : 0))];
+    });
+    const games = timeline.length;
+    const most = Math.max(1, ...runs.map((run) => run[run.length - 1]));
+    const [width, height, left, right, top, bottom] = narrow ? [310, 210, 26, 84, 12, 34]
+      : [400, 230, 30, 100, 12, 34];
+    const x = (i) => left + (width - left - right) * i / games;
+    const y = (v) => top + (height - top - bottom) * (1 - v / most);
+    const step = Math.max(1, Math.ceil(most / 5));
+    const ticks = [];
+    for (let v = 0; v <= most; v += step) ticks.push(v);
+    // The names at the lines' ends, moved apart where two end alike (14 units between them at least).
+    const ends = runs.map((run, i) => ({ i, at: y(run[run.length - 1]) })).sort((a, b) => a.at - b.at);
+    ends.forEach((end, k) => { if (k && end.at - ends[k - 1].at < 14) end.at = ends[k - 1].at + 14; });
+    const said = c.t("page.people.line_said", { count: games, list: shown.map(winsSaid) });
+    const tall = Math.max(height, Math.ceil(ends[ends.length - 1].at + 10));  // room for a name moved down
+    const chart = s("svg", { class: "chart lines", viewBox: `0 0 ${width} ${tall}`, role: "img", "aria-label": said },
+    ticks.map((v) => s("g", { class: "tick" },
+      s("line", { class: "grid", x1: left, x2: width - right, y1: y(v), y2: y(v) }),
+      s("text", { class: "tick-label", x: left - 6, y: y(v), "text-anchor": "end", "dominant-baseline": "central" },
+        number(v, 0)))),
+    s("line", { class: "axis", x1: left, x2: width - right, y1: y(0), y2: y(0) }),
+    s("text", { class: "tick-label", x: x(1), y: height - bottom + 16, "text-anchor": "middle" }, number(1, 0)),
+    games > 1 ? s("text", { class: "tick-label", x: x(games), y: height - bottom + 16, "text-anchor": "middle" },
+      number(games, 0)) : null,
+    s("text", { class: "axis-label", x: (left + width - right) / 2, y: height - 4, "text-anchor": "middle" },
+      c.t("page.people.games_axis")),
+    runs.map((run, i) => s("g", { class: "run run-" + i, "data-person": shown[i].person },
+      s("title", {}, winsSaid(shown[i])),
+      s("polyline", { class: "run-line", fill: "none", "stroke-dasharray": DASHES[i] || null,
+        points: run.map((v, k) => x(k).toFixed(1) + "," + y(v).toFixed(1)).join(" ") }),
+      s("circle", { class: "run-end", cx: x(games), cy: y(run[run.length - 1]), r: 4 }),
+      s("text", { class: "run-label", x: x(games) + 8, y: ends.find((end) => end.i === i).at,
+        "dominant-baseline": "central" }, fit(personText(shown[i]), right - 12, 13)))));
+    // The same figures as a table, for a screen reader: the wins so far of each person drawn, game by game.
+    const figures = h("div", { class: "sr-only" }, h("table", { class: "line-table" },
+      h("caption", {}, c.t("stats.wins_over_time")),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, c.t("page.people.game_number")),
+        h("th", { scope: "col" }, c.t("page.people.col_finished")),
+        shown.map((p) => h("th", { scope: "col" }, personText(p))))),
+      h("tbody", {}, timeline.map((game, k) => h("tr", {}, h("th", { scope: "row" }, number(k + 1, 0)),
+        h("td", {}, when(game.finished, { dateStyle: "medium" })),
+        runs.map((run) => h("td", {}, number(run[k + 1], 0))))))));
+    // Which line is whose: its dash and colour beside the name (the names also end the lines).
+    const key = h("ul", { class: "run-key", "aria-hidden": "true" }, shown.map((p, i) => h("li", {},
+      s("svg", { viewBox: "0 0 36 12", class: "chart" }, s("g", { class: "run-" + i }, s("line", { class: "run-line",
+        x1: 1, x2: 35, y1: 6, y2: 6, "stroke-dasharray": DASHES[i] || null }))),
+      personText(p) + " " + number(p.wins || 0, 0))));
+    return h("figure", { class: "chart-box" }, h("figcaption", {}, c.t("stats.wins_over_time")), chart, key, figures);
+  }
+
+  // -- history: the finished games by evening, each to take home ----------------------------------------------
+
+  function download(path, text, what) {
+    return c.h("a", { class: "download", href: base() + path + "?lang=" + encodeURIComponent(c.lang), download: "",
+      "data-download": what }, text);
+  }
+
+  function history() {
+    const h = c.h;
+    const out = [h("h2", { id: "history-title" }, c.t("page.people.history"))];
+    const data = got.history;
+    if (!data) {
+      out.push(h("p", { class: "hint" }, c.t(got.historyFailed ? "page.people.failed" : "page.people.loading")));
+      return out;
+    }
+    const games = (Array.isArray(data.games) ? data.games : []).filter((g) => g && Number.isInteger(g.id));
+    if (!games.length) {
+      out.push(h("p", { class: "hint history-none" }, c.t("page.people.no_history")));
+      return out;
+    }
+    const byId = new Map(games.map((g) => [g.id, g]));
+    const evenings = (Array.isArray(data.evenings) ? data.evenings : []).map((ids) =>
+      (Array.isArray(ids) ? ids : []).map((id) => byId.get(id)).filter(Boolean).sort((a, b) => b.id - a.id))
+      .filter((evening) => evening.length);
+    for (const evening of evenings) {
+      const first = evening[evening.length - 1];
+      out.push(h("div", { class: "evening", "data-first": first.id },
+        h("div", { class: "evening-head" },
+          h("h3", {}, c.t("page.people.evening", { date: when(first.finished || first.started, { dateStyle: "full" }),
+            count: evening.length })),
+          download("evening/" + first.id + ".html", c.t("page.people.save_evening"), "evening:" + first.id)),
+        h("ol", { class: "history-games" }, evening.map(historyItem))));
+    }
+    return out;
+  }
+
+  function historyItem(game) {
+    const h = c.h;
+    const title = c.isMessage(game.title) ? c.say(game.title) : String(game.game);
+    const names = game.names && typeof game.names === "object" ? game.names : {};
+    const players = Array.isArray(game.players) ? game.players.map(String) : [];
+    const winners = Array.isArray(game.winners) ? game.winners.map(String) : [];
+    return h("li", { class: "history-game", "data-game": game.id },
+      h("p", { class: "history-title" }, h("span", { class: "history-time" },
+        when(game.finished, { timeStyle: "short" })), " · ", h("strong", {}, title)),
+      h("p", { class: "history-players" }, h("span", { class: "label" }, c.t("page.people.players")), " ",
+        c.list(players.map((p) => seat(p, names)))),
+      h("p", { class: "history-winners" }, h("span", { class: "label" },
+        c.t(winners.length > 1 ? "page.winners" : "page.winner")), " ",
+      winners.length ? c.list(winners.map((w) => seat(w, names))) : c.t("page.people.no_winner")),
+      download("game/" + game.id + ".html", c.t("page.people.save_game"), "game:" + game.id));
+  }
+
+  return Object.freeze({ draw });
 })();
