@@ -49,6 +49,7 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 SQLITE_HEADER_SIZE = 100
 WAL_HEADER_SIZE = 32
 WAL_MAGIC = (0x377F0682, 0x377F0683)  # a WAL's first 4 bytes (its checksums' byte order in the last bit)
+_WRITING: set[str] = set()  # the save files a store of this process writes (their resolved paths)
 NAMES = "names:"  # the setting that keeps a game's names: "names:<game id>" -> {seat: name}
 MIN_FREE_BYTES = 1024 * 1024  # less free space than this on the save file's disk is a full disk
 
@@ -190,6 +191,7 @@ class EventStore:
         except BaseException:
             self._release(created)
             raise
+        _WRITING.add(str(self.path.resolve()))
 
     # --- opening -----------------------------------------------------------------------------------------
 
@@ -224,8 +226,9 @@ class EventStore:
     def _open_reader(self) -> None:
         if not self.path.is_file():
             raise StoreError(f"cannot open {self.path}: there is no such file")
-        self._check_header(self.path)  # the same refusals as a store that writes (SQLite would drop the WAL of an
-        try:                            # empty file, and calls a torn header "not a database")
+        if not self._written_here():  # (the store that writes here checked it)
+            self._check_header(self.path)  # the same refusals as a store that writes (SQLite would drop the WAL of
+        try:                                # an empty file, and calls a torn header "not a database")
             self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=5.0,
                                        isolation_level=None)
             if self._check(self._db):
@@ -240,7 +243,14 @@ class EventStore:
             self._release()
             raise
 
+    def _written_here(self) -> bool:
+        """A store of this process writes the file. Then nothing else here may open and close the file itself:
+        closing any descriptor of it drops every POSIX lock this process holds on it, SQLite's locks included."""
+        return str(self.path.resolve()) in _WRITING
+
     def _release(self, created: bool = False) -> None:
+        if self._fd >= 0:
+            _WRITING.discard(str(self.path.resolve()))
         if self._db is not None:
             reader = self._reader_while_closing()
             self._db.close()
@@ -274,7 +284,7 @@ class EventStore:
         has the file open shares that index; SQLite rebuilds it from the WAL at the next opening. (A store that
         wrote leaves it to SQLite, which deletes it with the WAL once it has checkpointed.)"""
         shm = Path(f"{self.path}-shm")
-        if self.writes or not self._made_shm or not shm.exists():
+        if self.writes or not self._made_shm or not shm.exists() or (self._fd < 0 and self._written_here()):
             return
         fd = self._fd
         try:

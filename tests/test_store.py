@@ -439,3 +439,23 @@ def test_settings_are_kept_in_the_save_file(tmp_path):
     with EventStore(path) as store:
         assert store.setting("host") == "def"
         assert store.setting("tokens:1") == {"red": "t1"}
+
+
+def _posix_locks(path: Path) -> list[str]:
+    """This process's POSIX locks on `path` (SQLite's), from /proc/locks."""
+    inode = os.stat(path).st_ino
+    return [line for line in Path("/proc/locks").read_text().splitlines()
+            if " POSIX " in line and f":{inode} " in line and f" {os.getpid()} " in line]
+
+
+@pytest.mark.skipif(not Path("/proc/locks").exists(), reason="Linux's /proc/locks")
+def test_a_reader_beside_the_writer_in_one_process_leaves_sqlites_locks_alone(db_path: Path) -> None:
+    with EventStore(db_path) as writer:
+        writer.new_game("mall-of-horror", ["red", "yellow", "blue"], {})
+        held = _posix_locks(db_path)  # SQLite's shared lock of a connection in WAL mode
+        assert held
+        with EventStore(db_path, readonly=True) as reader:  # the host page's statistics, in a thread
+            assert reader.history() == []
+        assert _posix_locks(db_path) == held  # closing a descriptor of the file would have dropped them all
+    with EventStore(db_path, readonly=True) as reader:  # no writer here: the header is checked as ever
+        assert reader.history() == []
