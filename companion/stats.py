@@ -8,6 +8,7 @@ the scores, the game's own figures: `Game.statistics`); `Summaries` keeps them, 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
@@ -64,6 +65,8 @@ class Summaries:
     def __init__(self) -> None:
         self._known: dict[tuple[str, int], GameSummary] = {}
         self.folded = 0  # games folded from their log (not found in memory nor in the save file)
+        self._unkept: list[GameSummary] = []  # folded with a store that may not write: `keep` writes them later
+        self._lock = threading.Lock()  # a thread folds (the host page's), the loop keeps
 
     def of(self, store: EventStore) -> tuple[list[GameSummary], list[int]]:
         """The finished games' summaries, oldest first, and the ids of those that could not be read."""
@@ -99,9 +102,20 @@ class Summaries:
             return None
         return replace(summary, winners=tuple(summary.winners)) if summary.id == record.id else None
 
-    @staticmethod
-    def _keep(store: EventStore, summary: GameSummary) -> None:
+    def keep(self, store: EventStore | None) -> int:
+        """Write into `store` (the box's, which writes) the summaries folded with a store that may not: how many."""
+        with self._lock:
+            unkept, self._unkept = self._unkept, []
+        if store is None or store.readonly:
+            return 0
+        for summary in unkept:
+            self._keep(store, summary)
+        return len(unkept)
+
+    def _keep(self, store: EventStore, summary: GameSummary) -> None:
         if store.readonly:
+            with self._lock:
+                self._unkept.append(summary)
             return
         try:
             store.set_setting(f"{SUMMARY}{summary.id}", {"made_by": _made_by(summary.game), "summary":

@@ -211,3 +211,18 @@ def test_a_box_that_starts_again_reads_the_summaries_it_kept_instead_of_folding_
     with EventStore(path) as store:  # a summary an older companion kept, or a torn one, is folded again
         renewed = Summaries()
         assert statistics(store, renewed) == truth and renewed.folded == 2
+
+
+def test_games_folded_beside_the_box_are_kept_by_the_box_afterwards(tmp_path):
+    path = tmp_path / "beside.sqlite3"
+    with EventStore(path) as box:
+        ids = evenings_of_random_games(box, seed=6, count=3)
+        summaries = Summaries()
+        with EventStore(path, readonly=True) as reader:  # the host page folds in a thread, with a store that reads
+            truth = statistics(reader, summaries)
+        assert summaries.folded == 3 and not any(box.setting(f"summary:{i}") for i in ids)
+        assert summaries.keep(box) == 3 and all(box.setting(f"summary:{i}") for i in ids)  # then, on the loop
+        assert summaries.keep(box) == 0
+    with EventStore(path) as box:
+        again = Summaries()
+        assert statistics(box, again) == truth and again.folded == 0

@@ -373,6 +373,7 @@ class PhoneServer:
             except Exception:  # a bug of ours, or a game that cannot be folded: the page says it could not read
                 log.exception("the host's %s could not be read", what)
                 return web.Response(status=500, text="not read\n")
+            self.summaries.keep(self.table.store)  # the games folded just now, kept by the store that writes
             return web.Response(text=protocol.dumps(body), content_type="application/json")
         number = name.removesuffix(".html") if name is not None and name.endswith(".html") else ""
         if what not in ("game", "evening") or not (number.isascii() and number.isdigit() and len(number) < 12):
