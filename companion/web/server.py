@@ -1003,7 +1003,7 @@ def _evening_file(first: int, lang: str, store: EventStore | None) -> tuple[str,
 
 
 def _file_name(records: list[GameRecord]) -> str:
-    """export.filename ("mall-of-horror-2026-12-05-2107.html", "evening-…"), kept to what a Content-Disposition
+    """export.filename ("<game>-2026-12-05-2107.html", "evening-…"), kept to what a Content-Disposition
     header may quote as it is: ASCII letters, digits, dots and dashes."""
     from companion.export import filename
 
