@@ -1,6 +1,7 @@
 """What the table hears: the three sounds (made here, small and the same every time), which lines make them (the
-game's SOUNDS, read through the game interface), the mute switch, and the narration spoken by espeak-ng in the
-screen's language (a recording stand-in, and one real espeak-ng run per language when it is installed)."""
+game's SOUNDS, read through the game interface), the two switches (sound effects, voice) each on its own, and the
+narration spoken by espeak-ng in the screen's language one line at a time (a recording stand-in, and one real
+espeak-ng run per language when it is installed). The symbols said as words: tests/test_voice.py."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import asyncio
 import io
 import random
 import shutil
+import time
 import wave
 from pathlib import Path
 
@@ -17,7 +19,7 @@ from companion.contract import SOUND_NAMES
 from companion.games import GAMES
 from companion.simulate import random_game
 from companion.ui import sound
-from companion.ui.sound import VOICES, Sounds, Voice, sound_for
+from companion.ui.sound import LINE_GAP, VOICES, Sounds, Voice, sound_for
 
 
 class Ears:
@@ -28,6 +30,7 @@ class Ears:
     def __init__(self):
         self.played: list[str] = []
         self.spoken: list[tuple[str, str]] = []
+        self.spoken_at: list[float] = []
 
     def play(self, path: str, keep: bool = True) -> float:
         self.played.append(Path(path).stem.rsplit("-", 1)[0])
@@ -35,6 +38,7 @@ class Ears:
 
     async def record(self, text: str, lang: str, path: Path) -> bool:
         self.spoken.append((text, lang))
+        self.spoken_at.append(time.monotonic())
         return False
 
 
@@ -44,6 +48,7 @@ def hear(steps: list[list[tuple[str, str]]], lang: str = "en", **switches) -> Ea
 
     async def run():
         sounds = Sounds(player=ears, voice=ears, **switches)
+        sounds.line_gap = 0.05
         for lines in steps:
             sounds.hear(lines, lang, GAMES["mall-of-horror"].SOUNDS)
             await asyncio.sleep(1.2)
@@ -97,16 +102,65 @@ def test_a_step_plays_each_of_its_sounds_once_in_the_order_of_its_lines():
     assert ears.spoken == []  # the voice is off unless switched on
 
 
-def test_muted_the_table_hears_nothing():
-    ears = hear([[("mall.n.arrival.roll", "The cup rolls"), ("mall.n.round", "Round 2")]], muted=True, speech=True)
-    assert ears.played == [] and ears.spoken == []
+def test_the_sound_effects_switch_silences_the_sounds_and_leaves_the_voice():
+    step = [("mall.n.arrival.roll", "The cup rolls"), ("mall.n.round", "Round 2")]
+    ears = hear([step], muted=True, speech=True)
+    assert ears.played == [] and ears.spoken == [("The cup rolls", "en"), ("Round 2", "en")]
+    assert hear([step], muted=False, speech=True).played == ["dice"]
+    both_off = hear([step], muted=True, speech=False)
+    assert both_off.played == [] and both_off.spoken == []
 
 
-def test_switched_on_every_line_is_spoken_in_order_in_the_screens_language():
+def test_the_voice_switch_turned_off_stops_the_lines_still_queued():
+    ears = Ears()
+
+    async def run() -> None:
+        sounds = Sounds(player=ears, voice=ears, speech=True)
+        sounds.line_gap = 0.2
+        sounds.hear([("mall.n.round", f"Line {n}") for n in range(5)], "en", {})
+        await asyncio.sleep(0.3)  # the first two are said
+        sounds.speech = False
+        await sounds.said()
+        sounds.close()
+
+    asyncio.run(run())
+    assert [text for text, _ in ears.spoken] == ["Line 0", "Line 1"]
+
+
+def test_switched_on_every_line_is_spoken_on_its_own_in_order_in_the_screens_language():
     ears = hear([[("mall.n.vote.ballots", "Phiếu: Đỏ cho Xanh"), ("mall.n.kill.vote", "Đỏ bị ăn")],
-                 [("mall.n.round", "Vòng 2 bắt đầu")]], lang="vi", speech=True)
+                 [("mall.n.round", "Vòng 2 · bắt đầu")]], lang="vi", speech=True)
     assert ears.played == ["reveal"]
-    assert ears.spoken == [("Phiếu: Đỏ cho Xanh Đỏ bị ăn", "vi"), ("Vòng 2 bắt đầu", "vi")]
+    assert ears.spoken == [("Phiếu: Đỏ cho Xanh", "vi"), ("Đỏ bị ăn", "vi"), ("Vòng 2, bắt đầu", "vi")]
+
+
+def test_a_pause_follows_each_spoken_line():
+    ears = Ears()
+
+    async def run() -> None:
+        sounds = Sounds(player=ears, voice=ears, speech=True)
+        sounds.hear([("mall.n.round", "Round 2"), ("mall.n.put.dice", "Put Yellow → 4 Parking")], "en", {})
+        await sounds.said()
+        sounds.close()
+
+    asyncio.run(run())
+    assert [text for text, _ in ears.spoken] == ["Round 2", "Put Yellow to 4 Parking"]
+    assert ears.spoken_at[1] - ears.spoken_at[0] >= LINE_GAP * 0.9 and LINE_GAP >= 0.3
+
+
+def test_the_table_says_what_it_hears():
+    ears = Ears()
+    sounds = Sounds(player=ears, voice=ears)
+    seen = []
+    for muted, speech in ((False, False), (False, True), (True, True), (True, False)):
+        sounds.muted, sounds.speech = muted, speech
+        seen.append(sounds.hearing())
+    assert seen == ["effects", "both", "voice", "nothing"]
+    ears.available = False  # no espeak-ng: the voice's switch on says nothing
+    sounds.muted = False
+    assert sounds.hearing() == "effects" and not sounds.speaks
+    ears.working = False  # no audio device
+    assert sounds.hearing() == "no_speaker"
 
 
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed (scripts/setup installs it)")
@@ -117,7 +171,18 @@ def test_espeak_ng_speaks_each_language_into_a_wav(tmp_path, lang, text):
     assert asyncio.run(Voice().record(text, lang, path))
     with wave.open(str(path)) as wav:
         assert wav.getnframes() / wav.getframerate() > 0.5
-    assert VOICES[lang] in ("en", "cmn", "vi")
+    assert VOICES[lang] in ("en", "cmn-latn-pinyin", "vi")
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed (scripts/setup installs it)")
+def test_a_voice_espeak_ng_lacks_gives_way_to_its_fallback_once(tmp_path, monkeypatch):
+    monkeypatch.setitem(sound.FALLBACK_VOICES, "nosuchvoice", "cmn")
+    voice = Voice()
+    voice.voices["zh-Hans"] = "nosuchvoice"
+    assert asyncio.run(voice.record("红掷出 4 和 5", "zh-Hans", tmp_path / "zh.wav"))
+    assert voice.voices["zh-Hans"] == "cmn"  # the next lines go straight to the fallback
+    voice.voices["vi"] = "anothermissingvoice"  # with no fallback: silent, the game goes on
+    assert not asyncio.run(voice.record("Đỏ", "vi", tmp_path / "vi.wav"))
 
 
 def test_with_no_espeak_ng_the_voice_is_simply_unavailable(tmp_path):
@@ -132,6 +197,7 @@ def test_said_returns_once_every_queued_step_is_spoken_though_steps_come_faster_
 
     async def run() -> tuple[int, int]:
         sounds = Sounds(player=ears, voice=ears, speech=True)
+        sounds.line_gap = 0.05
         for lines in steps:  # all at once: the voice queues them
             sounds.hear(lines, "en", GAMES["mall-of-horror"].SOUNDS)
         await asyncio.sleep(0)
@@ -142,5 +208,6 @@ def test_said_returns_once_every_queued_step_is_spoken_though_steps_come_faster_
         return spoken_at_once, said
 
     at_once, said = asyncio.run(run())
-    assert at_once == 0 and said == 4
-    assert [text for text, _lang in ears.spoken] == [f"The defence falls, {n} Dice {n}" for n in range(4)]
+    assert at_once == 0 and said == 8
+    assert [text for text, _lang in ears.spoken] == [t for n in range(4) for t in (f"The defence falls, {n}",
+                                                                                   f"Dice {n}")]

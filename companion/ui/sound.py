@@ -5,7 +5,12 @@ Which line makes which sound is the game's to say (its optional SOUNDS, see game
 sounds are known, never a game. Only public lines are heard, so a sound or a voice tells no secret before its
 reveal. The sounds are synthesized here with the wave module the first time they are needed (no audio file is
 shipped or downloaded) and kept in the user's cache. Playback is Kivy's SoundLoader; with no audio device the app
-goes on silently. Mute silences both.
+goes on silently.
+
+The sound effects and the voice have a switch each: `muted` silences the sound effects only, `speech` turns the
+voice on or off. The voice says each line on its own with a pause after it, and says the symbols the catalogues
+put in lines (→, ×, ·, …) as words or pauses of the line's language (`spoken`), never by espeak-ng's names for
+them ("right arrow").
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import logging
 import math
 import os
 import random
+import re
 import shutil
 import struct
 import tempfile
@@ -25,14 +31,28 @@ from pathlib import Path
 
 import platformdirs
 
+from companion.catalogue import say
 from companion.contract import SOUND_NAMES
 
 log = logging.getLogger("companion.ui.sound")
 
 RATE = 22050
 VERSION = 1  # bump when the synthesis changes: the cached files are made again
-VOICES = {"en": "en", "zh-Hans": "cmn", "zh-Hant": "cmn", "vi": "vi"}  # espeak-ng's voices; Mandarin for both scripts
+# espeak-ng's voices; Mandarin for both scripts. Its "cmn" voice reads Latin as English, and espeak-ng 1.51 (Debian
+# 12, Raspberry Pi OS) turns a character into its pinyin first, so "红" came out as English "hong two": the pinyin
+# voice reads that pinyin as Mandarin (espeak-ng issue #1236), and a Latin word it cannot read as pinyin as English.
+VOICES = {"en": "en", "zh-Hans": "cmn-latn-pinyin", "zh-Hant": "cmn-latn-pinyin", "vi": "vi"}
+FALLBACK_VOICES = {"cmn-latn-pinyin": "cmn"}
 GAP = 0.35  # seconds between two sounds of one step
+LINE_GAP = 0.6  # seconds of silence after each spoken line: one line at a time, not a step in one breath
+
+# The symbols the catalogues put in lines, each said as the word of its catalogue key "voice.symbol.<name>" in the
+# line's language ("pause": a comma of the language, a short breath). espeak-ng would name most of them
+# ("right arrow", "greater than or equal to") or, in Mandarin and Vietnamese, say nothing or switch to English.
+SYMBOLS = {"→": "to", "–": "range", "～": "range", "×": "times", "+": "plus", "−": "minus", "=": "equals",
+           "≥": "at_least"} | {mark: "pause" for mark in "·—…✓✗★☆▣◎☛▶●○↓/／"}
+UNSAID = "ⓘℹ"  # "a rule is behind this line": for the eye only
+PUNCTUATION = ",，、。；：:;.!?！？"
 
 
 def sound_for(key: str, sounds: Mapping[str, str]) -> str | None:
@@ -44,6 +64,29 @@ def sound_for(key: str, sounds: Mapping[str, str]) -> str | None:
         if name is not None:
             return name if name in SOUND_NAMES else None
     return None
+
+
+def spoken(text: str, lang: str) -> str:
+    """A line as the voice says it in `lang`: each symbol a word or a pause of the language, ⓘ dropped, the spaces
+    and pauses left tidy ("Red → 4 Parking" -> "Red to 4 Parking", "Round 2 · Vote" -> "Round 2, Vote")."""
+    words: dict[str, str] = {}
+    out = []
+    for ch in text:
+        if ch in UNSAID:
+            out.append(" ")
+        elif ch in SYMBOLS:
+            name = SYMBOLS[ch]
+            if name not in words:
+                words[name] = say(f"voice.symbol.{name}", lang)
+            out.append(f" {words[name]} ")
+        else:
+            out.append(ch)
+    line = re.sub(r"\s+", " ", "".join(out))
+    marks = re.escape(PUNCTUATION)
+    line = re.sub(rf" ([{marks}])", r"\1", line)  # a pause sticks to the word before it
+    line = re.sub(rf"([{marks}])(?:\s*[,，、])+", r"\1", line)  # a pause after a pause is one pause
+    line = re.sub(rf"[,，、]\s*([{marks}])", r"\1", line)
+    return line.strip(" ,，、")
 
 
 # -- the three sounds, synthesized ------------------------------------------------------------------------------
@@ -171,6 +214,7 @@ class Voice:
 
     def __init__(self, binary: str | None = None):
         self.binary = binary if binary is not None else shutil.which("espeak-ng")
+        self.voices = dict(VOICES)  # a voice this espeak-ng lacks gives way to its fallback, once
 
     @property
     def available(self) -> bool:
@@ -179,49 +223,75 @@ class Voice:
     async def record(self, text: str, lang: str, path: Path) -> bool:
         if not self.binary:
             return False
-        process = await asyncio.create_subprocess_exec(
-            self.binary, "-v", VOICES.get(lang, "en"), "-w", str(path), "--", text,
-            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
-        _, error = await process.communicate()
-        if process.returncode != 0:
-            log.warning("espeak-ng could not speak: %s", error.decode(errors="replace").strip()[:200])
+        voice = self.voices.get(lang, "en")
+        error = await self._run(voice, text, path)
+        if error is not None and voice in FALLBACK_VOICES:  # an older espeak-ng, without the pinyin voice
+            self.voices[lang] = voice = FALLBACK_VOICES[voice]
+            error = await self._run(voice, text, path)
+        if error is not None:
+            log.warning("espeak-ng could not speak with the %s voice: %s", voice, error[:200])
             return False
         return path.exists() and path.stat().st_size > 44
 
+    async def _run(self, voice: str, text: str, path: Path) -> str | None:
+        """espeak-ng's error, or None once it has written the file."""
+        process = await asyncio.create_subprocess_exec(
+            self.binary, "-v", voice, "-w", str(path), "--", text,
+            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+        _, error = await process.communicate()
+        return None if process.returncode == 0 else error.decode(errors="replace").strip()
+
 
 class Sounds:
-    """What the table hears of each step: its sounds, and its lines spoken when speech is on; nothing when muted.
+    """What the table hears of each step: its sounds unless `muted`, and its lines spoken when `speech` is on; the
+    two switches are independent.
 
     `hear` is told the public lines a step brought; the sounds play in the order their lines came (each once a
-    step), then the lines are spoken one after the other, never over each other.
+    step), then the lines are spoken one at a time with a pause after each, never over each other.
     """
 
     def __init__(self, player=None, voice: Voice | None = None, muted: bool = False, speech: bool = False):
         self.player = player or KivyPlayer()
         self.voice = voice or Voice()
-        self.muted = muted
-        self.speech = speech
+        self.muted = muted  # the sound effects' switch (off when True)
+        self.speech = speech  # the voice's switch
+        self.line_gap = LINE_GAP
         self.folder: Path | None = None  # where the sound files are (the user's cache by default)
         self._said: asyncio.Queue | None = None
         self._speaker: asyncio.Task | None = None
 
+    @property
+    def speaks(self) -> bool:
+        """The voice is switched on and espeak-ng is here to speak."""
+        return self.speech and self.voice.available
+
+    def hearing(self) -> str:
+        """What the table hears now, for the menu to say: "both", "effects", "voice", "nothing", or "no_speaker"
+        (no audio device: nothing, whatever the switches)."""
+        if not getattr(self.player, "working", True):
+            return "no_speaker"
+        return {(True, True): "both", (True, False): "effects", (False, True): "voice",
+                (False, False): "nothing"}[(not self.muted, self.speaks)]
+
     def hear(self, lines: Sequence[tuple[str, str]], lang: str, game_sounds: Mapping[str, str]) -> None:
         """`lines`: the step's new public lines as (key, text in the screen's language)."""
-        if self.muted or not lines:
+        if not lines:
             return
         names: list[str] = []
-        for key, _text in lines:
-            name = sound_for(key, game_sounds)
-            if name is not None and name not in names:
-                names.append(name)
+        if not self.muted:
+            for key, _text in lines:
+                name = sound_for(key, game_sounds)
+                if name is not None and name not in names:
+                    names.append(name)
         loop = asyncio.get_running_loop()
         for n, name in enumerate(names):
             loop.call_later(n * GAP, self._play, name)
-        if self.speech and self.voice.available:
+        if self.speaks:
             if self._said is None:
                 self._said = asyncio.Queue()
                 self._speaker = loop.create_task(self._speak_all())
-            self._said.put_nowait((" ".join(text for _key, text in lines), lang, len(names) * GAP))
+            said = [line for line in (spoken(text, lang) for _key, text in lines) if line]
+            self._said.put_nowait((said, lang, len(names) * GAP))
 
     def _play(self, name: str) -> None:
         if self.muted:
@@ -235,22 +305,23 @@ class Sounds:
         folder = Path(tempfile.mkdtemp(prefix="companion-voice-"))
         count = 0
         while True:
-            text, lang, after = await self._said.get()
+            lines, lang, after = await self._said.get()
             try:
                 await asyncio.sleep(after)  # the step's sounds first
-                if self.muted or not self.speech:
-                    continue
-                count += 1
-                path = folder / f"line{count % 4}.wav"
-                if await self.voice.record(text, lang, path):
-                    length = self.player.play(str(path), keep=False)
-                    await asyncio.sleep(length)
+                for text in lines:
+                    if not self.speech:  # switched off: the lines still queued are not said
+                        break
+                    count += 1
+                    path = folder / f"line{count % 4}.wav"
+                    if await self.voice.record(text, lang, path):
+                        await asyncio.sleep(self.player.play(str(path), keep=False))
+                    await asyncio.sleep(self.line_gap)  # one line at a time: a breath after each
             finally:
                 self._said.task_done()
 
     async def said(self) -> None:
-        """Returns once every step's lines queued to be spoken have been said (or silenced by the mute): a step's
-        voice waits for its sounds, and steps come faster than they are said."""
+        """Returns once every step's lines queued to be spoken have been said (or silenced by the voice's switch):
+        a step's voice waits for its sounds, and steps come faster than they are said."""
         if self._said is not None:
             await self._said.join()
 

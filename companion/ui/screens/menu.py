@@ -1,6 +1,7 @@
-"""The table's menu: the language (switched at once, every word from the catalogue), the sounds (mute) and the
-spoken narration, a new game, correcting the board, the history, the statistics of every finished game (with or
-without a game on the table), shutting the box down or restarting it (after a confirmation)."""
+"""The table's menu: the language (switched at once, every word from the catalogue), the sound effects and the
+spoken narration (a switch each, kept in the save file, and a line saying what the table hears), a new game,
+correcting the board, the history, the statistics of every finished game (with or without a game on the table),
+shutting the box down or restarting it (after a confirmation)."""
 
 from __future__ import annotations
 
@@ -16,14 +17,14 @@ class MenuScreen(BaseScreen):
         app = self.app
         sounds = app.sounds
         over = app.view is None or bool(app.view.get("over"))
-        if not self.changed("menu", (app.view is None, over, sounds.muted, sounds.speech), force):
+        if not self.changed("menu", (app.view is None, over, sounds.muted, sounds.speech, sounds.hearing()), force):
             return
-        self.ids.sounds.text = app.t("ui.sounds_off" if sounds.muted else "ui.sounds_on")
+        self.ids.sounds.text = app.t("voice.effects_off" if sounds.muted else "voice.effects_on")
         self.ids.sounds.tone = "normal" if sounds.muted else "on"
-        speaks = sounds.speech and sounds.voice.available
-        self.ids.speech.text = app.t("ui.speech_on" if speaks else "ui.speech_off")
-        self.ids.speech.tone = "on" if speaks else "normal"
+        self.ids.speech.text = app.t("ui.speech_on" if sounds.speaks else "ui.speech_off")
+        self.ids.speech.tone = "on" if sounds.speaks else "normal"
         self.ids.speech.enabled = sounds.voice.available
+        self.ids.hearing.text = app.t(f"voice.hearing.{sounds.hearing()}")  # what plays, the switches aside
         self.ids.speech_note.text = "" if sounds.voice.available else app.t("ui.speech_missing", program="espeak-ng")
         box = self.ids.languages
         box.clear_widgets()
