@@ -50,7 +50,7 @@ class RulesScreen(BaseScreen):
                     box.add_widget(_text(say(_message(now)), dp(16), ACT))
                 for note in told["options"]:
                     box.add_widget(_text(say(_message(note)), dp(15), DIM))
-            if self.first and app.sounds.speech and not app.sounds.muted:
+            if self.first and app.sounds.speech:
                 app.sounds.hear([("rules.first", t.text) for t in reversed(box.children)], app.lang, {})
             return
         rules = app.table.rules
