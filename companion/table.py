@@ -17,6 +17,18 @@ With a group-commit store (the box's) a change is committed at once and put on d
 its own, so the loop never waits for the disk. The subscribers (the box's own screen among them) hear of a
 change at once; what leaves the box waits for the disk (`when_stored`, `stored`, `on_disk`): a device's
 acknowledgement, and every board the phone server sends.
+
+A mis-tap is not final: the last answer of a secret question (the one that would close it, and so reveal it) is
+held for `reveal_grace` seconds before it is folded. It is stored before it is acknowledged, as a setting of the
+save file ("held:<game id>": the answer, its seat, the question it closes, when), not in the log; every view says
+"revealing" (the question, the grace, the seconds left) so every device counts down alike. Within the grace the
+same seat may answer again (the held answer is replaced, the grace is not lengthened: nothing a reader can see
+changes) and the other seats may still change theirs; then the held answer is folded as any answer (one event)
+and the setting cleared. Closing the ballot in the grace reveals at once; undo and corrections wait for the
+reveal, as for any secret answer cast. A power cut in the grace folds the held answer at the restart: it was
+acknowledged, a restart takes longer than any grace, and a box's clock after a cut cannot say how much was left.
+A held answer whose question the log has closed (folded just before the cut, before its setting was cleared) is
+known by the question's id, which is never asked again, and dropped.
 """
 
 from __future__ import annotations
@@ -24,8 +36,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from companion.contract import Game, GameState, IllegalAction, Line, Message, Prompt, Refusal, record_of
@@ -38,6 +52,10 @@ from companion.store import EventStore, GameRecord, StorageError, StoreError
 
 RECENT_ROLLS = 6  # rolls whose commitments every view carries
 RETRY_DELAYS = (0.5, 5.0)  # seconds between tries of a write that failed: the first, and the longest
+REVEAL_GRACE_MOST = 5  # seconds: the longest grace before the last secret answer is revealed
+DEFAULT_REVEAL_GRACE = 3  # the box's grace while its save file keeps none (a Table alone reveals at once: 0)
+REVEAL_GRACE_SETTING = "reveal_grace"  # the setting that keeps the table's grace
+HELD = "held:"  # the setting that keeps a game's held answer: "held:<game id>" -> Held.to_json(), or null
 
 log = logging.getLogger("companion.table")
 
@@ -61,11 +79,35 @@ def storage_reason(error: StorageError) -> Message:
     return Message("faults.storage.io", {"detail": error.detail[:200]})
 
 
+def check_reveal_grace(seconds: object) -> int:
+    """`seconds` if it is a grace before a reveal the table takes (0 to REVEAL_GRACE_MOST), else a Refusal."""
+    if type(seconds) is not int or not 0 <= seconds <= REVEAL_GRACE_MOST:
+        raise TableError("table.reveal_grace", value=str(seconds)[:20], most=REVEAL_GRACE_MOST)
+    return seconds
+
+
 class StaleQuestion(TableError):
     """An answer to a question that is already closed (a slow phone, a double tap): refused, never applied."""
 
     def __init__(self) -> None:
         super().__init__("table.stale")
+
+
+@dataclass(frozen=True)
+class Held:
+    """The last answer of a secret question, waiting out its grace before it is folded (and the question revealed)."""
+
+    seat: str
+    action: dict
+    question: str  # the id of the prompt it closes
+    source: dict | None  # the device's tag of the answer, stored with it once folded
+    at: str  # when it was given (UTC, ISO 8601): for whoever reads the save file
+    seconds: int  # the grace it waits out
+    until: float  # time.monotonic() when the grace ends (this process only)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "action": self.action, "question": self.question, "source": self.source,
+                "at": self.at, "seconds": self.seconds}
 
 
 @dataclass
@@ -84,7 +126,10 @@ class CupRoll:
 
 
 class Table:
-    def __init__(self, store: EventStore | None = None, cup: DiceCup | None = None, roll_when_asked: bool = True):
+    def __init__(self, store: EventStore | None = None, cup: DiceCup | None = None, roll_when_asked: bool = True,
+                 reveal_grace: int = 0):
+        """`reveal_grace`: the seconds the last secret answer waits before its reveal, where the save file keeps no
+        grace of its own (a table without a store, the tests and benches: 0, at once; the box: DEFAULT_REVEAL_GRACE)."""
         self.store = store
         self.cup = cup or DiceCup()
         self.roll_when_asked = roll_when_asked  # replays roll from their own script instead
@@ -110,18 +155,28 @@ class Table:
         self._unsynced: list[tuple[int, Callable[[], None]]] = []  # (writes, callback) waiting for the disk
         self._syncing = False  # a sync runs on its thread
         self._synced_writes = 0  # the store's writes on disk, as the loop last heard from the sync
+        self.reveal_grace = self._saved_grace(reveal_grace)
+        self._held: Held | None = None  # the last answer of a secret question, in its grace
+        self._held_due = False  # its grace is over: it is revealed as soon as the save file takes the write
+        self._grace_timer: asyncio.TimerHandle | None = None
+        self._revealing: tuple[dict, dict] | None = None  # (the public board it was measured on, "revealing")
 
     # -- games ----------------------------------------------------------------------------------------------
 
     def new_game(self, game: str, players: list[str], options: dict | None = None,
-                 position: dict | None = None, names: dict | None = None) -> None:
-        """Start a game (IllegalAction if the setup is not valid, Refusal names.* if a name is not one; nothing is
-        stored then). `names`: the people's names by seat, where given."""
+                 position: dict | None = None, names: dict | None = None, reveal_grace: int | None = None) -> None:
+        """Start a game (IllegalAction if the setup is not valid, Refusal names.* if a name is not one,
+        table.reveal_grace if the grace is not one; nothing is stored then). `names`: the people's names by seat,
+        where given; `reveal_grace`: the table's grace from now on (`set_reveal_grace`), None to keep it."""
         from companion.games import get_game  # the registry, loaded where a game is started
 
+        if reveal_grace is not None:
+            check_reveal_grace(reveal_grace)
         rules = get_game(game)
         state = position_start(rules, players, options, position)
         names = check_names(list(state.players), names)
+        if reveal_grace is not None:
+            self.set_reveal_grace(reveal_grace)
         game_id = None
         if self.store is not None:  # stored before the table changes: a game that cannot be stored never starts
             game_id = self._store(self.store.new_game, game, list(players), dict(options or {}), position, names)
@@ -139,6 +194,8 @@ class Table:
         if record is None:
             return None
         self.load(record)
+        if self.roll_when_asked:  # a table that plays (not one that only reads the game) reveals by itself too
+            self._fold_held_at_restart()
         self._settle_or_wait()
         self._notify()
         return record
@@ -167,6 +224,8 @@ class Table:
                 self._store(self.store.finish, record.id, list(self.state.winners), self.state.round)
 
     def _reset(self, rules: Game, state: Any) -> None:
+        self._cancel_grace()
+        self._held, self._held_due, self._revealing = None, False, None  # the held answer stays with its own game
         self.rules, self.state, self.game_id = rules, state, None
         self.names = {}
         self.generation += 1
@@ -184,19 +243,193 @@ class Table:
 
         `question` is the prompt id the device answered; an answer to a question already closed is refused,
         never applied to the next one. `source`: the device's own tag of this answer, stored with it (JSON).
+        The last answer of a secret question is held for the grace (stored, not yet folded: see the module).
         """
         self._need_game()
         if self._waits_for_cup():
             self._settle()  # a roll that could not be stored: it goes first (NotStored if it still cannot)
         if question is not None and question != self._asked_id(action):
             raise StaleQuestion()
+        held = self._held
+        if held is not None and isinstance(action, dict) and "close" in action:
+            self.reveal_now()  # the table closes the ballot in the grace: every ballot is in, so it is revealed
+            return
         events = self.rules.decide(self.state, action)
+        seat = action.get("seat") if isinstance(action, dict) else None
+        closes = self._closes_secret(events) if self.reveal_grace or held is not None else None
+        if held is not None and seat == held.seat:  # the held seat changes its answer within the grace
+            if closes is not None:
+                self._hold(replace(held, action=action, source=source))  # the grace is not lengthened
+                return
+            self._unhold()  # an answer that closes nothing now (a sheet taken back): taken as any answer
+        elif held is None and closes is not None and self.reveal_grace and isinstance(seat, str):
+            self._hold(Held(seat, action, closes.id, source, datetime.now(UTC).isoformat(timespec="seconds"),
+                            self.reveal_grace, time.monotonic() + self.reveal_grace))
+            self._start_grace()
+            self._notify()
+            return
         rows = [{"answer": event} for event in events]
         if source is not None and rows:
             rows[0]["source"] = source  # one tag per answer, on its first row
-        self._record_answers(rows)
+        try:
+            self._record_answers(rows)
+        except NotStored:
+            if held is not None and self._held is None:  # the held answer stays as it was (in the file: if it can)
+                self._held, self._shared = held, None
+                with contextlib.suppress(NotStored):
+                    self._hold(held)
+                self._start_grace()
+            raise
+        if self._held is not None:
+            self._check_held()  # another seat changed its answer: is the held one still the last?
         self._settle_or_wait()
         self._notify()
+
+    def _closes_secret(self, events: list[dict]) -> Prompt | None:
+        """The secret question these events (of an answer decided now) would close, or None: tried on the state,
+        a closed prompt id (a new question, the cup, the end) means it was the last answer."""
+        asked = self.rules.prompt(self.state)
+        if asked is None or not asked.secret:
+            return None
+        state = self.state
+        for event in events:
+            state = self.rules.apply(state, event)
+        after = self.rules.prompt(state)
+        return asked if after is None or after.id != asked.id else None
+
+    # -- the grace before a reveal --------------------------------------------------------------------------
+
+    @property
+    def held(self) -> Held | None:
+        """The last answer of a secret question in its grace, or None."""
+        return self._held
+
+    def revealing(self) -> dict | None:
+        """The grace as it stands now: {"question", "seconds", "left"} (views carry it as of the last change of
+        the public board), or None when no answer is held."""
+        held = self._held
+        if held is None:
+            return None
+        return {"question": held.question, "seconds": held.seconds,
+                "left": round(max(0.0, held.until - time.monotonic()), 1)}
+
+    def reveal_now(self) -> None:
+        """End the grace now (the timer on the loop does it when the grace is over): the held answer is folded as
+        any answer, one event, and its question revealed. Nothing if no answer is held. NotStored if the save
+        file takes no write: the answer stays held, and is revealed once it takes writes again."""
+        held = self._held
+        if held is None:
+            return
+        self._cancel_grace()
+        self._held_due = True
+        try:
+            events = self.rules.decide(self.state, held.action)
+        except IllegalAction as refused:  # the other seats' changes left it no answer: its seat is asked again
+            log.warning("the held answer %r is no longer an answer (%s): its seat is asked again", held.action,
+                        refused)
+            self._unhold(quietly=True)
+            self._notify()
+            return
+        rows = [{"answer": event} for event in events]
+        if held.source is not None and rows:
+            rows[0]["source"] = held.source
+        self._record_answers(rows)
+        self._unhold(quietly=True)  # a setting left behind names a closed question: dropped at the next start
+        self._settle_or_wait()
+        self._notify()
+
+    def set_reveal_grace(self, seconds: int) -> None:
+        """The seconds the last secret answer waits before its reveal, from the next one on (0 to
+        REVEAL_GRACE_MOST; Refusal table.reveal_grace otherwise), kept in the save file."""
+        check_reveal_grace(seconds)
+        if self.store is not None:
+            self._store(self.store.set_setting, REVEAL_GRACE_SETTING, seconds)
+        self.reveal_grace = seconds
+
+    def _saved_grace(self, default: int) -> int:
+        """The grace the save file keeps, or `default`."""
+        try:
+            saved = self.store.setting(REVEAL_GRACE_SETTING) if self.store is not None else None
+        except StoreError as error:  # read again at the next start; meanwhile the default
+            log.warning("the reveal grace could not be read from the save file: %s", error)
+            saved = None
+        return saved if type(saved) is int and 0 <= saved <= REVEAL_GRACE_MOST else default
+
+    def _hold(self, held: Held) -> None:
+        """Keep `held` in the save file (NotStored if it takes no write: nothing changes), then on the table."""
+        if self.store is not None and self.game_id is not None:
+            self._store(self.store.set_setting, f"{HELD}{self.game_id}", held.to_json())
+        if self._held is None or self._held.question != held.question:
+            self._shared = None  # "revealing" appears
+        self._held = held
+
+    def _unhold(self, quietly: bool = False) -> None:
+        """No answer held any more: cleared in the save file first (NotStored, unless `quietly`: a setting left
+        behind names a question the log has closed, and is dropped at the next start)."""
+        if self.store is not None and self.game_id is not None:
+            try:
+                self._store(self.store.set_setting, f"{HELD}{self.game_id}", None)
+            except NotStored:
+                if not quietly:
+                    raise
+        self._cancel_grace()
+        self._held, self._held_due, self._shared = None, False, None
+
+    def _check_held(self) -> None:
+        """After another seat's answer in the grace: a held answer that no longer closes its question is folded
+        now (it is not the last any more); one that is no answer any more is dropped (its seat is asked again)."""
+        held = self._held
+        try:
+            events = self.rules.decide(self.state, held.action)
+        except IllegalAction:
+            self._unhold(quietly=True)
+            return
+        if self._closes_secret(events) is None:
+            with contextlib.suppress(NotStored):  # held still, and revealed once the save file takes writes
+                self.reveal_now()
+
+    def _start_grace(self) -> None:
+        if self.loop is not None and not self.loop.is_closed():
+            self._grace_timer = self.loop.call_later(max(0.0, self._held.until - time.monotonic()), self._grace_over)
+
+    def _cancel_grace(self) -> None:
+        if self._grace_timer is not None:
+            self._grace_timer.cancel()
+            self._grace_timer = None
+
+    def _grace_over(self) -> None:
+        self._grace_timer = None
+        try:
+            self.reveal_now()
+        except NotStored:
+            pass  # held, and revealed by the next try of the save file (_try_again)
+        except Exception:
+            log.exception("revealing the held answer failed")
+
+    def _fold_held_at_restart(self) -> None:
+        """The answer a power cut caught in its grace: folded now (see the module); one whose question the log has
+        closed is dropped."""
+        if self.store is None or self.game_id is None or self.state.over:
+            return
+        key = f"{HELD}{self.game_id}"
+        try:
+            saved = self.store.setting(key)
+        except StoreError as error:
+            log.warning("the held answer could not be read from the save file: %s", error)
+            return
+        if saved is None:
+            return
+        asked = self.rules.prompt(self.state)
+        if (not isinstance(saved, dict) or asked is None or saved.get("question") != asked.id
+                or saved.get("seat") not in asked.seats or not isinstance(saved.get("action"), dict)):
+            with contextlib.suppress(NotStored):
+                self._store(self.store.set_setting, key, None)
+            return
+        source = saved.get("source")
+        self._held = Held(saved["seat"], saved["action"], asked.id, source if isinstance(source, dict) else None,
+                          str(saved.get("at", "")), self.reveal_grace, time.monotonic())
+        with contextlib.suppress(NotStored):  # held, and revealed once the save file takes writes
+            self.reveal_now()
 
     def _asked_id(self, action: object) -> str | None:
         """The id of what the answering seat is asked now (the prompt's for the table's own answers): a device's
@@ -210,13 +443,14 @@ class Table:
         return current.id if current is not None else None
 
     def close_ballot(self) -> None:
-        """Close the open ballot: voters who have not voted abstain. A deliberate, logged table action."""
+        """Close the open ballot: voters who have not voted abstain. A deliberate, logged table action. In the
+        grace before a reveal every ballot is in: the held one is folded and the ballot revealed at once."""
         self.answer({"close": True})
 
     @property
     def can_undo(self) -> int:
-        """How many answers can be taken back (back to the last reveal or roll of the cup)."""
-        return len(self._undoable)
+        """How many answers can be taken back (back to the last reveal or roll of the cup; none in a grace)."""
+        return 0 if self._held is not None else len(self._undoable)
 
     def undo(self, steps: int = 1) -> None:
         """Take back the last answers entered by mistake. Never re-rolls dice nor reopens a revealed ballot."""
@@ -225,6 +459,8 @@ class Table:
             raise TableError("table.undo_steps")
         if self.state.over:
             raise TableError("table.undo_over")
+        if self._held is not None:  # a secret answer is in and its seat may still change it: undo waits
+            raise TableError("table.undo_why.wait_reveal")
         if steps > len(self._undoable):
             raise TableError("table.undo_limit", count=len(self._undoable))
         self._record({"undo": steps})
@@ -253,6 +489,8 @@ class Table:
             return None
         if self.state.over:
             return Message("table.correct_over")
+        if self._held is not None:
+            return Message("table.correct_secret")
         asked = self.rules.prompt(self.state)
         if asked is not None and asked.secret and asked.id == self._secret_cast:
             return Message("table.correct_secret")
@@ -269,10 +507,12 @@ class Table:
         """Why undo cannot take a step back now (None when it can, or before anything happened): the dice are
         rolled, the last answer was secret, the ballot was closed, the game is over; the board can be corrected
         instead."""
-        if self.state is None or self._undoable:
+        if self.state is None or (self._undoable and self._held is None):
             return None
         if self.state.over:
             return Message("table.undo_over")
+        if self._held is not None:
+            return Message("table.undo_why.wait_reveal")
         last = next((event for event in reversed(self.events) if "undo" not in event), None)
         if last is None:
             return None if not self.events else Message("table.undo_why.taken_back")
@@ -371,6 +611,8 @@ class Table:
         try:
             if self.state is not None and self._waits_for_cup():
                 self._settle()
+            elif self._held is not None and self._held_due:
+                self.reveal_now()  # a grace that ended while the save file took no write
             else:
                 self._store(self.store.probe)
         except NotStored:
@@ -383,7 +625,9 @@ class Table:
         self._notify()
 
     def close(self) -> None:
-        """Stop trying the save file again (the box is closing it)."""
+        """Stop trying the save file again and stop the grace's timer (the box is closing the save file; an answer
+        held is folded at the next start)."""
+        self._cancel_grace()
         if self._retry is not None:
             self._retry.cancel()
             self._retry = None
@@ -458,8 +702,10 @@ class Table:
         out.update(shared)  # the same lists in every view of one moment: views are read, never changed
         if seat is not None:
             at_hand = self.rules_at_hand()
-            question = rules.question(state, seat) if not state.over else None
+            question = self.question(seat)
             out["question"] = at_hand.tagged(question.to_json(), question.title) if question is not None else None
+            if question is not None and self._held is not None and self._held.seat == seat:
+                out["question"] = {**out["question"], "held": True}  # its answer is in, and may change in the grace
             mine = [entry for entry in shown if seat in entry.seats]
             out["narration_mine"] = [at_hand.tagged(entry.to_json(), entry.message) for entry in mine]
             more = [r for r in (at_hand.of(m) for m in [*(e.message for e in mine),
@@ -503,8 +749,27 @@ class Table:
                 "first": self._first_met(asked) if self.first_game_mode else [],
             }
             shared["parts"] = rules.parts(state).to_json()  # the board as data (companion/board.py)
+            held = self._held
+            if held is not None and shared["prompt"] is not None:  # the held seat has answered
+                shared["prompt"] = {**shared["prompt"],
+                                    "waiting": [s for s in shared["prompt"]["waiting"] if s != held.seat]}
+            shared["revealing"] = self._revealing_shown(shared)
             self._shared = (shared, shown)
         return self._shared
+
+    def _revealing_shown(self, board: dict) -> dict | None:
+        """The grace as views carry it: the seconds left measured when the public board last changed, so that a
+        change only its voter can see (his own ballot) makes every other view the same as before, byte for byte."""
+        held = self._held
+        if held is None:
+            self._revealing = None
+            return None
+        last = self._revealing
+        if last is not None and last[1]["question"] == held.question and last[0] == board:
+            return last[1]
+        revealing = self.revealing()
+        self._revealing = (dict(board), revealing)
+        return revealing
 
     def set_first_game_mode(self, on: bool) -> None:
         """First-game mode on or off: from now on each view names (or not) the rules met for the first time."""
@@ -530,9 +795,12 @@ class Table:
                          [*(e.message for e in lines[told:]), *asked])
 
     def question(self, seat: str):
-        """What `seat` is asked now, or None."""
+        """What `seat` is asked now, or None. The held seat's question is answered (changeable in the grace)."""
         self._need_game()
-        return None if self.state.over else self.rules.question(self.state, seat)
+        asked = None if self.state.over else self.rules.question(self.state, seat)
+        if asked is not None and self._held is not None and self._held.seat == seat and not asked.answered:
+            asked = replace(asked, answered=True)
+        return asked
 
     def shown_narration(self) -> list[Line]:
         """The lines a screen shows now: this round's, and everything since the last answer (so the end of a

@@ -137,7 +137,24 @@
       else if (Object.prototype.hasOwnProperty.call(params, piece.name)) out.push(...param(piece.name, params[piece.name], nodes, terms));
       else out.push("{" + piece.name + "}");
     }
-    return out.flat(Infinity);
+    return nodes ? tied(out.flat(Infinity)) : out.flat(Infinity);
+  }
+
+  // A chip and the text right after it ("'s", "的", a comma) on one line: never the possessive alone on the next.
+  function tied(out) {
+    const kept = [];
+    for (let i = 0; i < out.length; i += 1) {
+      const next = out[i + 1];
+      const lead = typeof next === "string" && out[i] instanceof Element && out[i].classList.contains("chip")
+        ? /^\S{1,3}/u.exec(next) : null;
+      if (!lead) {
+        kept.push(out[i]);
+        continue;
+      }
+      kept.push(h("span", { class: "chip-tie" }, out[i], lead[0]));
+      out[i + 1] = next.slice(lead[0].length);
+    }
+    return kept;
   }
 
   // A message {key, params} as text in the page's language.
@@ -489,12 +506,13 @@
       seat ? firstTime(view) : []);
     section("question", seat ? JSON.stringify([view.question, !!view.over, app.status, app.openCards, app.cardPick, app.armed,
       app.waiting, app.takeoverRequest, app.drafts[view.question && view.question.id],
-      app.chosen[view.question && view.question.id]]) : "", () =>
+      app.chosen[view.question && view.question.id], countdown.question]) : "", () =>
       seat ? seatQuestion(view) : []);
     document.getElementById("question").dataset.question = (seat && view.question && view.question.id) || "";
     section("secrets", seat && !app.waiting ? secretsKey(view) : "", () =>
       seat && !app.waiting ? drawnBy(view, "secrets", () => []) : []);
-    section("waiting", shown && view ? JSON.stringify([view.prompt, app.seat, !!view.question]) : "", () =>
+    section("waiting", shown && view ? JSON.stringify([view.prompt, app.seat, !!view.question, countdown.question,
+      !!(view.question && view.question.held)]) : "", () =>
       shown && view ? waiting(view) : []);
     section("narration", shown && view ? JSON.stringify([view.narration, view.narration_mine, view.undone, app.seat,
       app.role]) : "",
@@ -578,6 +596,47 @@
     return t("page.server_error", { message: text });
   }
 
+  // -- the grace before a reveal: every device counts down from the view's "revealing" ---------------------
+  // The table holds the last secret answer a few seconds (its seat may change it) and says how many were left
+  // when the board last changed; each page counts from the moment it first heard of that grace.
+
+  const countdown = { question: null, until: 0, timer: null };
+
+  function followRevealing(view) {
+    const revealing = view && view.revealing && typeof view.revealing === "object" ? view.revealing : null;
+    if (!revealing) {
+      countdown.question = null;
+      clearInterval(countdown.timer);
+      countdown.timer = null;
+      return;
+    }
+    if (countdown.question !== revealing.question) {
+      const left = Number(revealing.left);
+      countdown.question = revealing.question;
+      countdown.until = performance.now() + 1000 * (Number.isFinite(left) && left > 0 ? left : 0);
+    }
+    if (!countdown.timer) countdown.timer = setInterval(tick, 200);
+  }
+
+  function secondsLeft() {
+    return Math.max(0, Math.ceil((countdown.until - performance.now()) / 1000));
+  }
+
+  // Only the figure changes: the answers under a finger are never drawn again while it counts.
+  function tick() {
+    const left = String(secondsLeft());
+    for (const node of document.querySelectorAll(".reveal-left")) {
+      if (node.textContent !== left) node.textContent = left;
+    }
+  }
+
+  // "Revealing in 3 s: change your answer?" to the seat that answered last, "Revealing in 3 s" to everyone else.
+  function revealingLine(key, mine) {
+    return h("p", { class: "revealing" + (mine ? " mine" : ""), "data-question": countdown.question },
+      pieces(raw(key)).map((piece) => "text" in piece ? piece.text : piece.name === "seconds"
+        ? h("span", { class: "reveal-left" }, String(secondsLeft())) : "{" + piece.name + "}"));
+  }
+
   // -- the seat's question, whatever the game --------------------------------------------------------------
 
   function seatQuestion(view) {
@@ -652,7 +711,8 @@
       const ballot = question.kind === "ballot";
       out.push(h("div", { class: "receipt" }, question.answered ? [
         h("p", { class: "received" }, t(ballot ? "page.vote_received" : "page.answer_received")),
-        h("p", { class: "hint" }, t(ballot ? "page.change_vote" : "page.change_answer")),
+        question.held && countdown.question ? revealingLine("ui.revealing", true)
+          : h("p", { class: "hint" }, t(ballot ? "page.change_vote" : "page.change_answer")),
       ] : h("p", { class: "hint secret-hint" }, t("page.secret_answer"))));
     }
     if (where === "seat") out.push(whyOf(question));  // the rule behind it, below the answers
@@ -819,11 +879,13 @@
 
   function waiting(view) {
     const prompt = view.prompt;
-    if (!prompt || !Array.isArray(prompt.waiting) || !prompt.waiting.length) return [];
+    const held = app.role === "seat" && view.question && view.question.held;
+    const reveal = countdown.question && !held ? revealingLine("page.revealing", false) : null;
+    if (!prompt || !Array.isArray(prompt.waiting) || !prompt.waiting.length) return reveal ? [reveal] : [];
     const me = app.role === "seat" ? app.seat : null;
     const title = prompt.title && !view.question ? [h("p", { class: "prompt-title" }, rich(prompt.title)), whyOf(prompt)]
       : null;
-    return [title, h("p", { class: "waiting-seats" }, h("span", { class: "label" }, t("page.waiting_on")), " ",
+    return [reveal, title, h("p", { class: "waiting-seats" }, h("span", { class: "label" }, t("page.waiting_on")), " ",
       listOf(prompt.waiting.map((s) => s === me
         ? h("span", { class: "me-wait" }, chip(s, "me"), " ", h("span", { class: "me-note" }, "(" + t("page.you") + ")"))
         : chip(s))))];
@@ -982,6 +1044,7 @@
         const now = app.view && app.view.prompt ? app.view.prompt.id : null;
         if (app.error && app.errorQuestion !== now && before !== now) app.error = null;
         if (before !== now) app.cardPick = null;
+        followRevealing(app.view);
         break;
       }
       case "ack":

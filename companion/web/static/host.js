@@ -8,6 +8,9 @@
 
 (function () {
   const NAME_MOST = 20;  // characters of a name: companion/names.py's MAX_NAME (the table refuses a longer one)
+  // Seconds the last secret answer waits before its reveal (companion/table.py: DEFAULT_REVEAL_GRACE, at most 5).
+  const REVEAL_GRACE = 3;
+  const REVEAL_GRACE_MOST = 5;
 
   // What only the host's page holds: the seat answered for, an open confirmation, the QR codes shown again, the
   // new game being chosen.
@@ -18,7 +21,7 @@
     shownQr: new Set(),  // seats with a device whose QR code is shown again anyway
     // names: {seat: what was typed}, kept for the next game; sent: a new game on its way (the form stays open until
     // the table takes it, and says why not under the error line).
-    newGame: { game: null, players: [], options: {}, open: false, names: {}, sent: false },
+    newGame: { game: null, players: [], options: {}, open: false, names: {}, sent: false, grace: REVEAL_GRACE },
     // The board being corrected: open, the place tapped (an edit's `at`), the changes not yet applied ({id: value}),
     // a correction sent (closed once the table took it), a game started to be continued (the view it replaces).
     correct: { open: false, at: null, draft: {}, sent: false, continuing: null, focus: null },
@@ -276,6 +279,7 @@
           } }, choices.map((c) => h("option", { value: optionKey(c.value), selected: optionKey(c.value) === optionKey(current) },
           say(c.label)))));
       }),
+      graceField(form),
       h("div", { class: "controls start" },
         h("button", { type: "button", id: "start-game", class: "primary", disabled: !seated,
           onclick: () => startGame(game, options) }, t("page.start_game")),
@@ -308,6 +312,17 @@
         used.map((name) => h("option", { value: name }))) : null);
   }
 
+  // The table's option, whatever the game: how long the last secret answer can still be changed before the reveal.
+  function graceField(form) {
+    const seconds = [...Array(REVEAL_GRACE_MOST + 1).keys()];
+    return [h("label", { class: "field" }, t("page.reveal_grace"),
+      h("select", { id: "reveal-grace", "aria-describedby": "reveal-grace-hint",
+        onchange: (e) => { form.grace = Number(e.target.value); paint(); } },
+      seconds.map((n) => h("option", { value: n, selected: n === form.grace },
+        n ? t("page.reveal_seconds", { count: n }) : t("page.reveal_at_once"))))),
+    h("p", { class: "hint", id: "reveal-grace-hint" }, t("page.reveal_grace_hint"))];
+  }
+
   function startGame(game, options) {
     const form = mine.newGame;
     const chosen = {};
@@ -320,7 +335,8 @@
       if (typeof form.names[seat] === "string" && form.names[seat].trim()) names[seat] = form.names[seat];
     }
     app.error = null;
-    form.sent = send({ type: "new_game", game: game.game, players: form.players.slice(), options: chosen, names });
+    form.sent = send({ type: "new_game", game: game.game, players: form.players.slice(), options: chosen, names,
+      reveal_grace: form.grace });
   }
 
   // A new game sent: the form closes once the table has started it, and stays open under a refusal (a name that
