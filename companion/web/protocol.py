@@ -125,6 +125,8 @@ def parse(text: str | bytes, role: str) -> dict:
             raise BadMessage("bad_options")
         if not _names(message.get("names", {})):
             raise BadMessage("bad_names")
+        if type(message.get("reveal_grace", 0)) is not int:  # seconds; which the table takes is its to say
+            raise BadMessage("bad_reveal_grace")
     return message
 
 

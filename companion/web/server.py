@@ -671,7 +671,8 @@ class PhoneServer:
             self.give_pad(message["seat"])
         elif kind == "new_game":
             self.table.new_game(message.get("game", self.games_json[0]["game"]), message["players"],
-                                message.get("options"), names=message.get("names"))
+                                message.get("options"), names=message.get("names"),
+                                reveal_grace=message.get("reveal_grace"))
         return protocol.encode("ack", question=None)
 
     def _host_may_answer(self, seat: object) -> None:
