@@ -492,6 +492,9 @@ class PublicView(TypedDict):
     # mode (companion/rulebook.py).
     rules: dict[str, dict]
     first: list[str]
+    # The grace before a reveal: while the last answer of a secret question waits (companion/table.py), the
+    # question's id, the grace and the seconds left when the board last changed; else None.
+    revealing: dict | None
 
 
 PUBLIC_VIEW_KEYS = frozenset(PublicView.__annotations__)

@@ -675,7 +675,10 @@ class Table:
             public = event.get("public", True)
             roll = Roll(tuple(event["roll"]), event["nonce"], event["commitment"], tuple(event["visible_to"]))
             self.rolls.append(CupRoll(roll, public, revealed=public))
-        if any(not r.revealed for r in self.rolls) and self.rules.dice_revealed(self.state):
+        # The rules reveal the dice of a round within it: once the table has left the round (the event that showed
+        # them may have ended it too) or the game, its rolls are on the table for every phone's check.
+        left_round = self.state.over or ("answer" in event and self.state.round != before.round)
+        if any(not r.revealed for r in self.rolls) and (left_round or self.rules.dice_revealed(self.state)):
             for cup_roll in self.rolls:
                 cup_roll.revealed = True
 

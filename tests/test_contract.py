@@ -39,7 +39,8 @@ TYPES = {"game": str, "players": list, "round": int, "over": bool, "winners": li
          "prompt": (dict, type(None)), "narration": list, "undone": list, "cup_rolls": list, "can_undo": int,
          "parts": dict, "rules": dict, "first": list, "table_options": dict, "waiting": list, "options": dict,
          "question": (dict, type(None)), "narration_mine": list, "secrets": list, "state": dict,
-         "undo_why": (dict, type(None)), "names": dict}
+         "undo_why": (dict, type(None)), "names": dict,
+         "revealing": (dict, type(None))}
 
 
 def test_the_typed_view_and_record_name_every_key_they_check():
