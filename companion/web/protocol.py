@@ -5,7 +5,8 @@ Phone -> server (at most MAX_MESSAGE bytes each):
     {"v": 1, "type": "lang", "lang": "vi"}           this device reads en, zh-Hans, zh-Hant or vi
     {"v": 1, "type": "ping"}
     {"v": 1, "type": "takeover", "request": "<id>", "allow": true | false}   the seat's own device decides
-        on a new device that asks for its seat (the host decides with "seat": "red" added)
+        on a new device that asks for its seat (the host decides with "seat": "red" added; a seat's device that
+        names another seat is refused, takeover_not_your_seat)
   host only:
     {"v": 1, "type": "answer", "question": "...", "action": {"seat": "red", ...}}   answer for any seat
     {"v": 1, "type": "close"}                        close the open ballot (missing voters abstain)
@@ -20,13 +21,15 @@ Server -> phone:
     {"v": 1, "type": "welcome", "role": "seat" | "host" | "spectator", "seat": "red" | null, "waiting"?: true}
         waiting: this device asks for a seat another device has (it opened /ws/<token>?device=<its key>); it
         sees the public board only until the table screen or the seat's device allows it
-    {"v": 1, "type": "state", "view": {...}, "connected": [...], "host": {...}?}   after every change
+    {"v": 1, "type": "state", "view": {...}, "connected": [...], "host": {...}?}   after a change this device
+        sees (never the same board twice: another seat's changed secret answer sends this device nothing)
         view: the table's view for this role (see Table.view): the game's board, "prompt", "question" (a seat's
               own), "narration" (this round), "narration_mine", "undone", "cup_rolls", "can_undo"
         host only: "host": {"seats": {colour: url}, "spectator": url, "wifi": ssid | null,
                             "questions": {seat: question}, "pads": bool, "games": [new-game forms],
                             "claimed": [seats with a device], "takeovers": {seat: request id},
-                            "problems": [{key, params}: storage that takes no write, a missing pad hub...],
+                            "problems": [{key, params}: storage that takes no write, a missing pad hub,
+                                         a seat whose phone went (devices.seat_dropped)...],
                             "names_used": [names given at earlier games, the latest first]}
     {"v": 1, "type": "ack", "question": "..."}       the answer is stored
     {"v": 1, "type": "error", "code": "...", "key": "...", "params": {...}, "message": "..."}

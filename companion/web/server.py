@@ -11,7 +11,14 @@ A seat's link is bound to the first device that opens it. Another device that op
 the QR code from across the table, or the player's new phone) waits, seeing only the public board, until the
 table screen or the seat's own device allows it; then the seat is its, and the old device is told. Sockets are
 capped per link and per address, and a WebSocket from a page of another site (its Origin is not one of the
-table's own addresses) is refused.
+table's own addresses) is refused. A seat's waiting devices are capped apart from its bound one, so sockets
+opened by a holder of the link never lock the seat's own phone out.
+
+A connection is never sent a state that shows it what the last one did (the same board; for the host, the same
+message): a change with nothing new for a reader (a voter changing his secret ballot, for everyone but him)
+reaches that reader as no frame at all.
+A seat whose bound phone has gone (its socket closed) and has not come back within `drop_grace` seconds is a
+lasting problem ("devices.seat_dropped": answer on the table's screen) until it comes back.
 
 The host's page also reads the save file's statistics and history, and downloads a finished game or an evening as
 one HTML file, by plain GETs under /x/<host token>/ (any other token, or none, is a 404 that says nothing). They
@@ -68,7 +75,12 @@ SECURITY_HEADERS = {
 ASSET_HEADERS = {"X-Content-Type-Options": "nosniff"}
 PAGE_HEADERS = {k: v for k, v in SECURITY_HEADERS.items() if k != "Cache-Control"}  # the page: cached, revalidated
 SOCKETS_PER_ADDRESS = 32  # a phone with a few tabs open, many times over
-SOCKETS_PER_LINK = {"seat": 4, "host": 8, "spectator": 256}
+# "waiting": the devices asking for a seat that has one, counted apart from the seat's own device (4 waiting
+# sockets once locked the seat's phone out of its link, on every reconnect).
+SOCKETS_PER_LINK = {"seat": 4, "waiting": 4, "host": 8, "spectator": 256}
+# Seconds a seat's phone may be gone (a reload, a Wi-Fi hiccup, the page in the background) before the table says
+# it is off and its seat is answered on the table's screen.
+DROP_GRACE = 5.0
 # A new board is sent for this long per turn of the loop (then the loop takes what came in meanwhile, and comes
 # back for the others): an answer arriving during a broadcast to 200 phones waits for 2 ms of sends, not for all.
 BROADCAST_SLICE = 0.002
@@ -156,6 +168,7 @@ class Connection:
     seen: int = -1  # the version of the last state it was sent (none before its welcome)
     welcomed: bool = False
     held: int = 0  # its replies waiting for the disk (the ones after them wait too)
+    shown: str | None = None  # what the last state it was sent shows it: a state that shows the same is not sent
 
     def error(self, code: str, message: Message) -> str:
         """An error message for this device: a stable code, the catalogue's key and params, the text. The
@@ -207,7 +220,7 @@ WELCOME_SPECTATOR = text_frame(protocol.encode("welcome", role="spectator", seat
 class PhoneServer:
     def __init__(self, table: Table, tokens: Tokens, address: str = "127.0.0.1", port: int = 8080,
                  wifi: tuple[str, str | None] | None = None, per_address: int = SOCKETS_PER_ADDRESS,
-                 per_link: dict[str, int] | None = None):
+                 per_link: dict[str, int] | None = None, drop_grace: float = DROP_GRACE):
         self.table = table
         self.tokens = tokens
         self.address = address  # what goes in the URLs and QR codes
@@ -218,6 +231,9 @@ class PhoneServer:
         self.connections: set[Connection] = set()
         self.requests: dict[str, Request] = {}  # seat -> the device waiting to take it over
         self.problems: dict[str, Message] = {}  # lasting news for the host screen (a pad hub's port missing...)
+        self.drop_grace = drop_grace
+        self._dropped: set[str] = set()  # seats whose phone went and has not come back (a problem each)
+        self._drop_timers: dict[str, asyncio.TimerHandle] = {}  # seats whose phone went just now
         self.listen_host = "0.0.0.0"
         self._sockets: Counter[str] = Counter()  # open sockets per address and per link ("link:<token>")
         self._memo: dict = {}  # the encoded states of the current table, until it changes
@@ -299,6 +315,9 @@ class PhoneServer:
 
     async def stop(self) -> None:
         self._unsubscribe()
+        for timer in self._drop_timers.values():
+            timer.cancel()
+        self._drop_timers.clear()
         if self._paced is not None:
             self._paced.cancel()
             self._paced = None
@@ -442,10 +461,17 @@ class PhoneServer:
             return False
         return url.scheme in ("http", "https") and port == self.port and host in self.own_hosts()
 
-    def _too_many(self, address: str, token: str, who: Pass | None) -> bool:
+    def _link(self, token: str, who: Pass, device: str) -> tuple[str, int]:
+        """The count a socket is capped in, and its cap: its link's; a device asking for a seat that is bound
+        to another one is counted apart, so whatever it opens never takes the bound device's place."""
+        if who.role == "seat" and self.tokens.devices.get(who.seat) not in (None, device):
+            return f"waiting:{token}", self.per_link["waiting"]
+        return f"link:{token}", self.per_link[who.role]
+
+    def _too_many(self, address: str, link: tuple[str, int] | None) -> bool:
         if self._sockets[address] >= self.per_address:
             return True
-        return who is not None and self._sockets[f"link:{token}"] >= self.per_link[who.role]
+        return link is not None and self._sockets[link[0]] >= link[1]
 
     # -- one phone ------------------------------------------------------------------------------------------
 
@@ -467,13 +493,18 @@ class PhoneServer:
         # and per link, its heartbeat finds it gone); any other request stays counted until its connection closes.
         self.guard.upgraded(request.protocol)
         lang = language(request.query.get("lang"))
-        if self._too_many(address, token, who):
+        device = ""
+        if who is not None and who.role == "seat":
+            key = request.query.get("device", "")
+            device = device_id(key if DEVICE_KEY.fullmatch(key) else secrets.token_urlsafe(16))
+        link = self._link(token, who, device) if who is not None else None
+        if self._too_many(address, link):
             await ws.prepare(request)
             await ws.send_str(Connection(ws, Pass("spectator"), lang=lang).error(
                 "too_many_sockets", Message("faults.too_many_sockets")))
             await ws.close(code=TOO_MANY, message=b"too many sockets")
             return ws
-        counted = [address, f"link:{token}"] if who is not None else [address]
+        counted = [address, link[0]] if link is not None else [address]
         self._sockets.update(counted)
         try:
             await ws.prepare(request)
@@ -482,10 +513,8 @@ class PhoneServer:
                     "unknown_token", Message("protocol.unknown_token")))
                 await ws.close(code=UNKNOWN_TOKEN, message=b"unknown token")
                 return ws
-            connection = Connection(ws, who, lang=lang, address=address, transport=request.transport)
-            if who.role == "seat":
-                key = request.query.get("device", "")
-                connection.device = device_id(key if DEVICE_KEY.fullmatch(key) else secrets.token_urlsafe(16))
+            connection = Connection(ws, who, lang=lang, address=address, transport=request.transport,
+                                    device=device)
             await self._arrive(connection)
             try:
                 async for message in ws:
@@ -525,9 +554,10 @@ class PhoneServer:
             # Spectators come and go by the hundred: their welcome and board are frames built once for all.
             connection.push(WELCOME_SPECTATOR)
             connection.seen, connection.welcomed = self._version, True
-            connection.push(self._frame(self._state_for(connection)))
+            text, connection.shown = self._state_and_shown(connection)
+            connection.push(self._frame(text))
             return
-        state = self._state_for(connection)
+        state, connection.shown = self._state_and_shown(connection)
         connection.seen, connection.welcomed = self._version, True
         await connection.send(protocol.encode("welcome", role=who.role, seat=who.seat))
         await connection.send(state)
@@ -536,6 +566,7 @@ class PhoneServer:
         request = self.requests.get(who.seat)
         if request is not None:
             await connection.send(protocol.encode("takeover_asked", request=request.id))
+        self._watch_seat(who.seat)
         self._presence_changed()
 
     async def _ask_for_seat(self, connection: Connection) -> None:
@@ -550,7 +581,7 @@ class PhoneServer:
             for current in self._seat_devices(seat):
                 await current.send(protocol.encode("takeover_asked", request=request.id))
         await self.table.stored()  # a board is never sent ahead of the save file
-        state = self._state_for(connection)
+        state, connection.shown = self._state_and_shown(connection)
         connection.seen, connection.welcomed = self._version, True
         await connection.send(protocol.encode("welcome", role="seat", seat=seat, waiting=True))
         await connection.send(state)
@@ -570,7 +601,48 @@ class PhoneServer:
                 self._memo.pop("host", None)
                 self._tell_seat_settled(seat)
         if connection.who.role == "seat":
+            if not connection.waiting:
+                self._watch_seat(connection.who.seat)
             self._presence_changed()
+
+    # -- a seat's phone that went --------------------------------------------------------------------------
+
+    def dropped(self) -> list[str]:
+        """The seats whose phone went (its socket closed) and has not come back within `drop_grace`: the table
+        screen and the host page say so, and the seat is answered there."""
+        return sorted(self._dropped)
+
+    def _watch_seat(self, seat: str) -> None:
+        """A seat's own device came or went: back, its drop news clears; gone, the news comes after the grace
+        unless it is back by then (a reload, a Wi-Fi hiccup is no news)."""
+        if self._seat_devices(seat):
+            timer = self._drop_timers.pop(seat, None)
+            if timer is not None:
+                timer.cancel()
+            if seat in self._dropped:
+                self._dropped.discard(seat)
+                log.info("%s's phone is back", seat)
+                self.set_problem(f"seat_dropped:{seat}", None)
+        elif seat not in self._drop_timers and seat not in self._dropped:
+            self._drop_timers[seat] = asyncio.get_running_loop().call_later(self.drop_grace, self._drop, seat)
+
+    def _drop(self, seat: str) -> None:
+        self._drop_timers.pop(seat, None)
+        state = self.table.state
+        if self._seat_devices(seat) or seat not in self.tokens.seats or state is None or state.over:
+            return  # back already, or a seat of a game gone by, or a game over: nothing to answer here
+        self._dropped.add(seat)
+        log.info("%s's phone is off", seat)
+        self.set_problem(f"seat_dropped:{seat}", Message("devices.seat_dropped", {"seat": seat}))
+
+    def _forget_drops(self) -> None:
+        """No seat's phone is missed any more (a new game's seats, or a game over)."""
+        for timer in self._drop_timers.values():
+            timer.cancel()
+        self._drop_timers.clear()
+        for seat in sorted(self._dropped):
+            self._dropped.discard(seat)
+            self.set_problem(f"seat_dropped:{seat}", None)
 
     def _seat_devices(self, seat: str) -> list[Connection]:
         return [c for c in self.connections if c.who.role == "seat" and c.who.seat == seat and not c.waiting]
@@ -693,6 +765,8 @@ class PhoneServer:
     def _decide(self, connection: Connection, message: dict) -> None:
         """The host (for any seat) or a seat's own device (for its seat) allows or refuses a waiting device."""
         who = connection.who
+        if who.role == "seat" and message.get("seat", who.seat) != who.seat:
+            raise Denied("takeover_not_your_seat", seat=who.seat)  # a seat's device decides on its own seat only
         seat = who.seat if who.role == "seat" else message.get("seat")
         request = self.requests.get(seat) if isinstance(seat, str) else None
         if request is None or message.get("request", request.id) != request.id:
@@ -714,6 +788,7 @@ class PhoneServer:
             elif connection.device == request.device:
                 connection.waiting = False
                 asyncio.ensure_future(self._welcome(connection))
+        self._watch_seat(seat)
         self._memo.pop("host", None)
         self._presence_changed()
 
@@ -741,7 +816,7 @@ class PhoneServer:
     async def _welcome(self, connection: Connection) -> None:
         who = connection.who
         await self.table.stored()  # a board is never sent ahead of the save file
-        state = self._state_for(connection)
+        state, connection.shown = self._state_and_shown(connection)
         connection.seen, connection.welcomed = self._version, True
         await connection.send(protocol.encode("welcome", role=who.role, seat=who.seat))
         await connection.send(state)
@@ -772,6 +847,7 @@ class PhoneServer:
     def send_away_seats(self) -> None:
         """A new game has new seat links: the phones of the old seats are told and closed."""
         self.requests.clear()
+        self._forget_drops()
         for connection in list(self.connections):
             if connection.who.role == "seat":
                 self.connections.discard(connection)
@@ -808,6 +884,8 @@ class PhoneServer:
         if problem is not None and problem != self._held_back and not self.table.on_disk:
             self.notice(problem)  # the disk fails to sync: boards wait for it, the host hears why meanwhile
         self._held_back = problem
+        if (self._dropped or self._drop_timers) and (self.table.state is None or self.table.state.over):
+            self._forget_drops()  # the game is over: no seat is answered any more
         self._memo, self._frames = {}, {}
         self._version += 1
         # The host and the seats first; then whoever has waited longest for a new state (no one starves).
@@ -856,7 +934,10 @@ class PhoneServer:
                 return  # the rest are spectators: `_paced_round` comes back for them
             queue.popleft()
             connection.seen = version
-            text = self._state_for(connection)
+            text, shown = self._state_and_shown(connection)
+            if shown == connection.shown:
+                continue  # nothing new for this reader (another's changed secret answer): no frame at all
+            connection.shown = shown
             if connection.transport is None:
                 asyncio.ensure_future(connection.send(text))
                 continue
@@ -895,10 +976,24 @@ class PhoneServer:
     def connected(self) -> list[str]:
         return sorted({c.who.seat for c in self.connections if c.who.role == "seat" and not c.waiting})
 
+    @staticmethod
+    def _reader(connection: Connection) -> str:
+        """Who a connection reads as: a seat, the host, or a spectator (a device waiting for a seat is one)."""
+        who = connection.who
+        return "spectator" if connection.waiting else who.seat if who.role == "seat" else who.role
+
+    def _state_and_shown(self, connection: Connection) -> tuple[str, str]:
+        """The state message for this connection, and what of it tells a new state from the one it has: a host's
+        whole message (who is connected and the problems are news for it), another reader's board alone (who is
+        connected comes with its next board: sent by itself after a change of the table, it would tell the
+        reader that the table changed where he may not look, e.g. that a voter changed his secret ballot)."""
+        text = self._state_for(connection)
+        return text, self._memo[self._reader(connection) + ":shows"]
+
     def _state_for(self, connection: Connection, memo: dict | None = None) -> str:
         memo = self._memo if memo is None else memo
         who = connection.who
-        key = "spectator" if connection.waiting else who.seat if who.role == "seat" else who.role
+        key = self._reader(connection)
         if key in memo:
             return memo[key]
         if "connected" not in memo:
@@ -937,6 +1032,7 @@ class PhoneServer:
                 "names_used": self.names_used(),  # offered on the new-game form
             })
         memo[key] = protocol.state_message(view, memo["connected"], host)
+        memo[key + ":shows"] = memo[key] if host is not None else view
         return memo[key]
 
     def _waiting_questions(self) -> dict:
