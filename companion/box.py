@@ -6,7 +6,8 @@ writes), the table, the phone server (the port is bound), the pads (their config
 table); only then is a new game stored or the unfinished one resumed. It closes in the reverse order. A new game
 from any screen gives new seat links and sends the old phones away: the box watches the table for it, so no
 screen has to remember. Problems that last (a pad hub's port that is not there, pads for seats not at the
-table) are told to whoever runs the box and shown on the host screen until they are gone.
+table) are told to whoever runs the box and shown on the host screen until they are gone; so is a seat whose
+phone went and did not come back (the phone server's `dropped()`: answered on the table's screen meanwhile).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 
 from companion.contract import Message, Refusal
 from companion.store import EventStore, StoreError
-from companion.table import Table
+from companion.table import DEFAULT_REVEAL_GRACE, Table
 from companion.web.lan import lan_address
 from companion.web.server import PhoneServer
 from companion.web.tokens import Tokens
@@ -55,6 +56,9 @@ class BoxOptions:
     wifi_ssid: str | None = None
     wifi_password: str | None = None
     pads: str | None = None  # a pads config (TOML): GPIO pads and/or the serial pad hub
+    # Seconds the last secret answer waits before its reveal while the save file keeps no grace of its own (the
+    # table's option, kept in the save file once set, wins).
+    reveal_grace: int = DEFAULT_REVEAL_GRACE
 
 
 class Box:
@@ -105,7 +109,7 @@ class Box:
 
     async def _open_rest(self) -> None:
         options = self.options
-        self.table = Table(self.store)
+        self.table = Table(self.store, reveal_grace=options.reveal_grace)
         self.table.first_game_mode = bool(self.setting(FIRST_GAME_SETTING))
         self.table.loop = asyncio.get_running_loop()
         self.tokens = Tokens(self.store)

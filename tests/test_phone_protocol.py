@@ -24,7 +24,9 @@ FOUR = ["red", "blue", "yellow", "green"]
 
 @contextlib.asynccontextmanager
 async def running(tmp_path, position=ATTACK, players=FOUR):
-    box = Box(BoxOptions(db=str(tmp_path / "phones.sqlite3"), host="127.0.0.1", port=0, address="127.0.0.1"))
+    # reveal_grace=0: a secret question reveals at its last answer, as these tests expect (tests/test_reveal_grace.py)
+    box = Box(BoxOptions(db=str(tmp_path / "phones.sqlite3"), host="127.0.0.1", port=0, address="127.0.0.1",
+                         reveal_grace=0))
     await box.open()
     box.table.new_game("mall-of-horror", players, position=position)
     try:
