@@ -166,7 +166,11 @@ def _on_pick(state: State, index: object) -> State:
         raise IllegalAction("mall.refuse.bad_pick", high=request.count - 1)
     if state.options.second_tie_victim == "colour":
         colour = state.lottery[index][0]
-        state = state.say("mall.n.vote.drawn", colour=colour, location=state.location)
+        only = _only_victim(state, colour, state.location)
+        if only:  # nobody chooses: his one character there is eaten
+            state = state.say("mall.n.vote.drawn_one", colour=colour, location=state.location, character=only)
+        else:
+            state = state.say("mall.n.vote.drawn", colour=colour, location=state.location)
         return evolve(state, lottery=(), victim_colour=colour, step=Step.VICTIM)
     colour, kind = state.lottery[index]
     return _kill(evolve(state, lottery=()), colour, kind, "random")
@@ -182,11 +186,12 @@ def _on_action(state: State, action: dict) -> State:
     if "vote" in action:
         old = state.vote
         ballot = old.ballot.cast(seat, action["vote"])
-        vote = Vote(old.purpose, old.location, ballot, old.stage, old.threats)
-        said = line(state.round, "mall.n.voted", colour=seat)  # who, never for whom
+        vote = Vote(old.purpose, old.location, ballot, old.stage, old.threats, old.round)
+        # Who, never for whom; and only his first ballot: a line for a changed one would tell that he changed it.
+        said = () if seat in old.ballot.ballots else (line(state.round, "mall.n.voted", colour=seat),)
         if ballot.complete:
-            return _reveal(state, vote, said)
-        return evolve(state, vote=vote, narration=state.narration + (said,))
+            return _reveal(state, vote, *said)
+        return evolve(state, vote=vote, narration=state.narration + said)
     if "give" in action:
         hands = {**state.hands, action["give"]: state.hands[action["give"]] + 1}
         said = line(state.round, "mall.n.deck.gift", act=True, colour=state.searcher, to_seat=action["give"])
@@ -226,6 +231,8 @@ def _choose_destination(state: State, seat: str, location: int) -> State:
     if state.step == Step.CHIEF:  # the elected Chief chooses first, in public
         said = line(state.round, "mall.n.destination.chief", colour=seat, location=location)
         state = evolve(state, destinations=destinations, step=Step.SECRET, narration=state.narration + (said,))
+    elif seat in state.destinations:  # a secret choice changed: no line, which would tell that he changed it
+        state = evolve(state, destinations=destinations)
     else:  # a secret choice: who has chosen, never where, before the reveal
         said = line(state.round, "mall.n.chose", colour=seat)
         state = evolve(state, destinations=destinations, narration=state.narration + (said,))
@@ -268,7 +275,7 @@ def _move(state: State, seat: str, kind: str) -> State:
             characters = tuple(mover_moved if c is mover else c for c in characters)
     state = evolve(state, characters=characters, sprint=None, turn=state.turn + 1, step=Step.MOVE,
                    narration=state.narration + (said,))
-    return _end_if_rescued(state, "immediate")
+    return _end_if_rescued(state)
 
 
 def _play(state: State, seat: str, action: dict) -> State:
@@ -278,45 +285,53 @@ def _play(state: State, seat: str, action: dict) -> State:
     played = {**state.played, key: state.played[key] + 1}
     r = state.round
     if kind == CAMERA:
-        lines = (line(r, "mall.n.card.camera", colour=seat),
+        lines = (line(r, "mall.n.card.camera", act=True, colour=seat),
                  line(r, "mall.n.dice.seen", seats=(seat,), dice=list(state.cup),  # only he reads it
                       arrivals=dice_arrivals(state.cup, state.closed)))
         return evolve(state, hands=hands, played=played, lookers=state.lookers | {seat},
                       narration=state.narration + lines)
     if kind == SPRINT:
-        said = line(r, "mall.n.card.sprint", colour=seat, location=action["go"])
+        said = line(r, "mall.n.card.sprint", act=True, colour=seat, location=action["go"])
         return evolve(state, hands=hands, played=played, sprint=action["go"], step=Step.SPRINT,
                       narration=state.narration + (said,))
     location = state.window.location
     if kind == THREAT:
-        said = line(r, "mall.n.card.threat", colour=seat, location=location)
+        said = line(r, "mall.n.card.threat", act=True, colour=seat, location=location)
         return evolve(state, hands=hands, played=played,
                       threats={**state.threats, seat: state.threats.get(seat, 0) + 1},
                       narration=state.narration + (said,))
     if kind == HARDWARE:
-        said = line(r, "mall.n.card.hardware", colour=seat, location=location)
-        return evolve(state, hands=hands, played=played,
-                      hardware={**state.hardware, location: state.hardware.get(location, 0) + 1},
-                      narration=state.narration + (said,))
+        said = line(r, "mall.n.card.hardware", act=True, colour=seat, location=location)
+        return _held_off(evolve(state, hands=hands, played=played,
+                                hardware={**state.hardware, location: state.hardware.get(location, 0) + 1},
+                                narration=state.narration + (said,)))
     if kind == HIDDEN:
         who = (seat, action["character"])
         characters = tuple(
             Character(c.colour, c.kind, c.location, True) if (c.colour, c.kind) == who else c for c in state.characters
         )
-        said = line(r, "mall.n.card.hidden", colour=seat, character=action["character"], location=location)
+        said = line(r, "mall.n.card.hidden", act=True, colour=seat, character=action["character"], location=location)
         return evolve(state, hands=hands, played=played, characters=characters, narration=state.narration + (said,))
     if kind == WEAPON:
         zombies = list(state.zombies)
         there = zombies[location - 1]
-        killed = min(there, action["kills"])
+        killed = min(there, action["kills"])  # never 0: the window closes once no zombie breaks in (_held_off)
         zombies[location - 1] = there - killed
-        if killed:
-            said = line(r, "mall.n.remove.weapon", act=True, location=location, count=killed, colour=seat,
-                        kills=action["kills"])
-        else:
-            said = line(r, "mall.n.card.weapon_wasted", colour=seat, location=location, kills=action["kills"])
-        return evolve(state, hands=hands, played=played, zombies=tuple(zombies), narration=state.narration + (said,))
+        said = line(r, "mall.n.remove.weapon", act=True, location=location, count=killed, colour=seat,
+                    kills=action["kills"])
+        return _held_off(evolve(state, hands=hands, played=played, zombies=tuple(zombies),
+                                narration=state.narration + (said,)))
     raise AssertionError(kind)
+
+
+def _held_off(state: State) -> State:
+    """After a Weapon or Hardware in an attack's window: once the location is no longer breached (in the Parking:
+    no zombie left), the window closes, for a card window opens only against a breach and nobody is asked to play
+    cards against zombies that no longer break in."""
+    loc = state.window.location
+    if (state.zombies[loc - 1] if loc == PARKING else state.breached(loc)):
+        return state
+    return evolve(state, window=None, step=Step.AFTER_WINDOW)
 
 
 def _next_in_window(state: State) -> State:
@@ -338,7 +353,7 @@ def _start_vote(state: State, purpose: str, location: int) -> State:
     if len(candidates) == 1:
         return _vote_won(state, purpose, location, candidates[0])
     weights = {p: state.vote_weight(p, location) + state.threats.get(p, 0) for p in candidates}
-    vote = Vote(purpose, location, Ballot(tuple(candidates), weights), 1, dict(state.threats))
+    vote = Vote(purpose, location, Ballot(tuple(candidates), weights), 1, dict(state.threats), state.round)
     said = line(state.round, f"mall.n.vote.start.{purpose}", location=location, colours=candidates)
     return evolve(state, vote=vote, threats={}, step=Step.VOTE, narration=state.narration + (said,))
 
@@ -350,7 +365,8 @@ def _reveal(state: State, vote: Vote, *said: Line) -> State:
     r = state.round
     lines = [*said]
     if not ballot.complete:
-        lines.append(line(r, "mall.n.vote.closed", colours=list(ballot.missing)))
+        missing = list(ballot.missing)
+        lines.append(line(r, "mall.n.vote.closed.one" if len(missing) == 1 else "mall.n.vote.closed", colours=missing))
     lines.append(line(r, "mall.n.vote.ballots", ballots=ballot_messages(ballot)))  # every ballot and its weight
     tally = ballot.tally()
     top = max(tally.values())
@@ -395,7 +411,7 @@ def _revote(state: State, vote: Vote, tied: tuple[str, ...]) -> Vote:
     for p in state.clockwise():
         if p not in weights and p not in present:
             weights[p] = 1
-    return Vote(vote.purpose, vote.location, Ballot(tied, weights), 2, vote.threats)
+    return Vote(vote.purpose, vote.location, Ballot(tied, weights), 2, vote.threats, vote.round)
 
 
 def _vote_won(state: State, purpose: str, location: int, winner: str, votes: tuple[int, int] | None = None,
@@ -404,8 +420,15 @@ def _vote_won(state: State, purpose: str, location: int, winner: str, votes: tup
     what the step that reached the winner said before and changed (all in one evolve)."""
     r = state.round
     lines = [*said]
-    if votes is None:
+    # A victim's owner with one character there chooses nothing: the line says who is eaten, not "he chooses".
+    only = _only_victim(state, winner, location) if purpose == "victim" else None
+    if votes is None and only:
+        lines.append(line(r, "mall.n.vote.alone.victim_one", colour=winner, location=location, character=only))
+    elif votes is None:
         lines.append(line(r, f"mall.n.vote.alone.{purpose}", colour=winner, location=location))
+    elif only:
+        lines.append(line(r, "mall.n.vote.won.victim_one", colour=winner, location=location, count=votes[0],
+                          against=votes[1], character=only))
     else:
         lines.append(line(r, f"mall.n.vote.won.{purpose}", colour=winner, location=location, count=votes[0],
                           against=votes[1]))
@@ -432,7 +455,16 @@ def _vote_won(state: State, purpose: str, location: int, winner: str, votes: tup
 
 
 # How the victim's colour was decided (the line just before the death) -> why the death line says he died.
-_DEATHS = {"mall.n.vote.won.victim": "vote", "mall.n.vote.alone.victim": "alone", "mall.n.vote.drawn": "drawn"}
+_DEATHS = {"mall.n.vote.won.victim": "vote", "mall.n.vote.alone.victim": "alone", "mall.n.vote.drawn": "drawn",
+           "mall.n.vote.won.victim_one": "vote", "mall.n.vote.alone.victim_one": "alone",
+           "mall.n.vote.drawn_one": "drawn"}
+
+
+def _only_victim(state: State, colour: str, location: int) -> str | None:
+    """The one character `colour` may lose at `location` (his only non-hidden one there), or None when he has more
+    (then he chooses)."""
+    mine = [c.kind for c in state.at(location) if c.colour == colour and not c.hidden]
+    return mine[0] if len(mine) == 1 else None
 
 
 def _kill(state: State, colour: str, kind: str, why: str | None = None) -> State:
@@ -459,7 +491,12 @@ def _kill(state: State, colour: str, kind: str, why: str | None = None) -> State
             lines.append(line(r, "mall.n.remove.feast", act=True, location=loc, count=zombies[loc - 1]))
         zombies[loc - 1] = 0  # after the feast all the zombies there leave
         step = Step.NEXT
+    state = evolve(state, characters=characters, zombies=tuple(zombies), victim_colour=None, step=step,
+                   narration=state.narration + tuple(lines))
+    if _ends_now(state):  # rescue comes with this death: that he is out, or where the badge goes, matters no more
+        return finish(state)
     living = {c.colour for c in characters}
+    lines = []
     if colour not in living:
         lines.append(line(r, "mall.n.out", colour=colour))
     chief = state.chief
@@ -467,17 +504,16 @@ def _kill(state: State, colour: str, kind: str, why: str | None = None) -> State
         chief = next((p for p in state.clockwise(chief)[1:] if p in living), chief)
         if chief != state.chief:
             lines.append(line(r, "mall.n.badge.passes", act=True, colour=state.chief, to_seat=chief))
-    state = evolve(state, characters=characters, zombies=tuple(zombies), victim_colour=None, step=step, chief=chief,
-                   narration=state.narration + tuple(lines))
-    return _end_if_rescued(state, "immediate")
+    return evolve(state, chief=chief, narration=state.narration + tuple(lines)) if lines else state
 
 
-def _end_if_rescued(state: State, timing: str) -> State:
-    if timing == "immediate" and state.options.end_timing != "immediate":
-        return state
-    if not state.rescued():
-        return state
-    return finish(state)
+def _ends_now(state: State) -> bool:
+    """Rescue has come and the table plays the rule that the game ends at once."""
+    return state.options.end_timing == "immediate" and state.rescued()
+
+
+def _end_if_rescued(state: State) -> State:
+    return finish(state) if _ends_now(state) else state
 
 
 def finish(state: State) -> State:

@@ -13,6 +13,7 @@ companion keeps:
     mall.n.close.<why>   close `location` for the rest of the game
     mall.n.badge.<why>   give the Chief of Security badge to `to_seat`
     mall.n.deck.<why>    cards: deal, draw from the truck, give (no board effect)
+    mall.n.card.<card>   a card played: discard it (no board effect; a Weapon that kills is a remove line)
 
 Those lines, and only those, are marked `act` (ACT_FAMILIES: the key's third part). Secrets never enter a public
 line before their reveal: a private line names its seats, who alone may read it (the dice they looked at). A
@@ -39,7 +40,7 @@ from collections.abc import Iterable, Mapping
 from companion.ballot import Ballot
 from companion.contract import Line, line
 
-ACT_FAMILIES = ("put", "remove", "place", "move", "kill", "close", "badge", "deck")
+ACT_FAMILIES = ("put", "remove", "place", "move", "kill", "close", "badge", "deck", "card")
 
 def nested(key: str, **values: object) -> dict:
     """A message inside a parameter (the catalogue renders it, and joins a list of them)."""
@@ -60,9 +61,11 @@ def destination_messages(order: Iterable[str], chosen: Mapping[str, int], zombie
 
 
 def dice_arrivals(dice: tuple[int, ...], closed: frozenset[int]) -> list[dict]:
-    """What the dice bring, location by location: "2 zombies to 4 Parking", "1 die on closed 2 Cachou"."""
-    return [nested("mall.n.dice.to_closed", count=dice.count(loc), location=loc) if loc in closed
-            else nested("mall.n.dice.to", count=dice.count(loc), location=loc) for loc in sorted(set(dice))]
+    """Where the dice bring zombies, location by location ("2 zombies to 4 Parking"): a die on a closed location
+    brings none, so the peek does not name it (the dice themselves are shown beside)."""
+    arrivals = [nested("mall.n.dice.to", count=dice.count(loc), location=loc)
+                for loc in sorted(set(dice)) if loc not in closed]
+    return arrivals or [nested("mall.n.dice.nowhere")]
 
 
 def dice_lines(round_: int, dice: tuple[int, ...], closed: frozenset[int]) -> tuple[Line, ...]:

@@ -2,10 +2,14 @@
 each with its number and name, its zombies, its capacity (or closed), the characters there as tokens in their
 seat's colour with their points (a hidden one faded), who is arriving, the attack and the victim vote marked; what
 lies on the table (the dice, the destinations, who has chosen); the cards in hand and the deck; the last revealed
-ballot; each seat's secrets (the zombie dice it may look at, its ballot, its destination); the scores at the end.
+ballot, titled with its round; each seat's secrets (the zombie dice it may look at and where they bring zombies,
+its ballot, its destination); the scores at the end, each with its parts (the living characters and their points,
+the cards in hand where they broke a tie).
 The rule facts (capacities, points) are the rules' own (board.py), said here and nowhere else."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from companion.board import (
     SEP,
@@ -15,6 +19,7 @@ from companion.board import (
     Heading,
     Label,
     Lines,
+    Scores,
     Secret,
     Token,
     Zone,
@@ -43,8 +48,7 @@ def parts(state: State) -> Board:
     main = (Heading((line,), side), Lines(_warnings(shown), tone="warning"), Lines(_on_table(shown), tone="act"),
             Zones(_zones(shown), columns=3), Lines(_facts(shown, players), tone="hint"))
     revealed = (_ballot(shown["revealed"]),) if shown.get("revealed") else ()
-    over = (scores_by_total(msg("mall.board.over"), players, shown["scores"], shown["winners"]),) if shown["over"] \
-        else ()
+    over = (_over(shown),) if shown["over"] else ()
     return Board(main=main, revealed=revealed, over=over, title=msg("mall.title"))
 
 
@@ -132,10 +136,37 @@ def _facts(shown: dict, players: list[str]) -> tuple:
 
 
 def _ballot(vote: dict):
+    """The revealed ballot, titled with the round and the step it was cast in (it stays up into the next round)."""
     purpose = msg("mall.board.vote_at", purpose=vote["purpose"], location=vote["location"]) \
         if vote["purpose"] == "victim" and vote.get("location") else msg(f"mall.purpose.{vote['purpose']}")
-    return ballot(purpose, vote["weights"], vote["ballots"], vote["tally"], vote["leaders"],
+    title = msg("mall.board.ballot_round", round=vote["round"], what=purpose)
+    return ballot(title, vote["weights"], vote["ballots"], vote["tally"], vote["leaders"],
                   revote=vote.get("stage") == 2)
+
+
+def _over(shown: dict) -> Scores:
+    """The end: each seat's living characters and their points, the cards in hand where they broke a tie, the
+    total; best first (a tie on points in the order the cards broke it)."""
+    scores, hands = shown["scores"], shown["hands"]
+    tied = sum(total == max(scores.values()) for total in scores.values()) > 1
+    ranked = sorted(shown["players"], key=lambda p: (-scores[p], -hands.get(p, 0)))
+
+    def cells(seat: str) -> tuple:
+        kinds = sorted(shown["characters"].get(seat, {}), key=lambda kind: -POINTS[kind])
+        figures: list = []
+        for k, kind in enumerate(kinds):
+            figures += [*((msg("mall.board.plus"),) if k else ()),
+                        msg("mall.board.figure_points", character=kind, points=POINTS[kind])]
+        out = [tuple(figures) or (msg("mall.board.no_survivor"),)]
+        if tied:
+            out.append((hands.get(seat, 0),))
+        out.append((msg("board.points", count=scores[seat]),))
+        return tuple(out)
+
+    columns = (msg("mall.board.col.survivors"), *((msg("mall.board.col.cards"),) if tied else ()),
+               msg("mall.board.col.points"))
+    table = scores_by_total(msg("mall.board.over"), ranked, scores, shown["winners"], cell=cells, columns=columns)
+    return replace(table, footer=(msg("mall.board.tiebreak"),)) if tied else table
 
 
 def secrets(state: State, seat: str) -> tuple:
@@ -151,10 +182,12 @@ def secrets(state: State, seat: str) -> tuple:
         hint = msg("mall.fact.dice_seen", colours=others) if others else msg("mall.fact.dice_alone")
         counts: dict[int, int] = {}
         for die in dice:
-            counts[die] = counts.get(die, 0) + 1
+            if die not in state.closed:  # a die on a closed location brings no zombie: only where zombies go
+                counts[die] = counts.get(die, 0) + 1
         lines = [(Label(msg("mall.board.zombie_dice")), Dice(tuple(mine["cup_seen"])))]
-        lines += [(msg("mall.board.dice_closed" if loc in state.closed else "mall.board.dice_to", count=n,
-                       location=loc),) for loc, n in counts.items()]
+        lines += [(msg("mall.board.dice_to", count=n, location=loc),) for loc, n in counts.items()]
+        if not counts:
+            lines.append((msg("mall.board.dice_nowhere"),))
         out.append(Secret(msg("mall.board.secret_dice"), tuple(lines), urgent=True,
                           hint=(msg("mall.board.dice_hint"), hint)))
     if isinstance(mine.get("ballot"), str):

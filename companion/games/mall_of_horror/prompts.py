@@ -173,11 +173,16 @@ def facts(state: State, seat: str) -> tuple[Message, ...]:
     out: list[Message] = []
     if step == Step.VOTE:
         vote = state.vote
+        present = {c.colour for c in state.at(vote.location)}
+        joined = [p for p in vote.ballot.weights if p not in present]  # a re-vote's players from outside
         if vote.purpose == "victim":
             out += _attacked(state, vote.location)
         else:
             out.append(msg("mall.fact.voters", location=vote.location, voters=_nested_list(
-                [("mall.fact.votes", {"colour": p, "count": w}) for p, w in vote.ballot.weights.items()])))
+                [("mall.fact.votes", {"colour": p, "count": w}) for p, w in vote.ballot.weights.items()
+                 if p in present])))
+        if joined:
+            out.append(msg("mall.fact.voters.joined", location=vote.location, colours=joined))
     elif step == Step.MOVE:
         target = state.destinations.get(seat, 0)
         if target:
@@ -205,8 +210,9 @@ def _title(state: State, seat: str | None) -> Message:
             params["count"] = vote.ballot.weights[seat]
             return Message(key + ".mine", params)
         return Message(key, params)
-    if step == Step.PLACE:
-        return msg("mall.q.place", colour=seat, dice=list(state.dice or ()))
+    if step == Step.PLACE:  # when neither die can be used, the title says the free choice the rules give
+        key = "mall.q.place" if usable_dice(state) else "mall.q.place.free"
+        return msg(key, colour=seat, dice=list(state.dice or ()))
     if step == Step.CHIEF:
         return msg("mall.q.chief_destination", colour=seat)
     if step == Step.SECRET:
@@ -401,10 +407,14 @@ def placement_options(state: State, seat: str) -> list[dict]:
     return [{"seat": seat, "go": loc, "character": kind} for loc in placement_locations(state) for kind in unplaced]
 
 
+def usable_dice(state: State) -> list[int]:
+    """The placement dice's locations that can be used: open, with room."""
+    return sorted({d for d in state.dice or () if state.is_open(d) and state.has_room(d)})
+
+
 def placement_locations(state: State) -> list[int]:
     """A location shown by either die, if open with room; if neither can be used, any open location with room."""
-    shown = sorted({d for d in state.dice or () if state.is_open(d) and state.has_room(d)})
-    return shown or [loc for loc in LOCATIONS if state.is_open(loc) and state.has_room(loc)]
+    return usable_dice(state) or [loc for loc in LOCATIONS if state.is_open(loc) and state.has_room(loc)]
 
 
 def destination_choices(state: State, seat: str) -> list[int]:

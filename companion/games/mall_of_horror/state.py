@@ -117,6 +117,7 @@ class Vote:
     ballot: Ballot
     stage: int = 1  # 1: the vote; 2: the re-vote after a first tie
     threats: Mapping[str, int] = field(default_factory=dict)  # Threats played for this vote
+    round: int = 0  # the round it is cast in: a ballot revealed at a round's end is still said as that round's
 
 
 @dataclass(frozen=True)

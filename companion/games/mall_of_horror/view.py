@@ -94,6 +94,7 @@ def _public(state: State) -> dict:
 def _vote(vote: Vote, with_ballots: bool) -> dict:
     out = {
         "purpose": vote.purpose,
+        "round": vote.round,
         "location": vote.location,
         "stage": vote.stage,
         "candidates": list(vote.ballot.candidates),
