@@ -1,7 +1,7 @@
 """The board parts on the touchscreen (companion/board.py): one renderer per part, none per game.
 
 It offers what the screens ask of a board: `Board(words)` with `update(view)` and `items()`, `secrets(view, words)`,
-`revealed(view, words)` and `over(view, words)`, all read from `view["parts"]`. The speed work lives here, so every
+and `revealed(view, words)`, all read from `view["parts"]`. The speed work lives here, so every
 game gets it: each zone and each cell is drawn into a picture of its own (`Cached`) and again only when it changes,
 and the widgets of a board are made once for its shape, then only given new words.
 """
@@ -708,12 +708,3 @@ def revealed(view: dict, words: Words) -> tuple[str, list[str]] | None:
         if part.get("part") == "lines" and part.get("title"):
             return words.say(part["title"]), [say_line(words, line) for line in part.get("lines") or []]
     return None
-
-
-def over(view: dict, words: Words) -> list[tuple[str, str, bool]]:
-    """The end screen's rows: each seat, best first, with the last cell of its row (its total, or its result)."""
-    for part in (view.get("parts") or {}).get("over") or []:
-        if part.get("part") == "scores":
-            return [(row["seat"], say_line(words, (row.get("cells") or [[]])[-1]), bool(row.get("winner")))
-                    for row in part.get("rows") or []]
-    return []
