@@ -94,7 +94,7 @@ def test_a_pad_press_right_after_a_phone_answer_is_not_the_revote(tmp_path):
 
     async def main() -> tuple[str, list[dict], str]:
         box = Box(BoxOptions(db=str(tmp_path / "phone.sqlite3"), host="127.0.0.1", port=0, address="127.0.0.1",
-                             pads=str(config)))
+                             pads=str(config), reveal_grace=0))
         await box.open()
         try:
             box.table.new_game("mall-of-horror", FOUR, position=RESTROOM_VOTE)
