@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from companion.games import mall_of_horror
-from companion.ui.sound import sound_for
+from companion.ui.sound import sound_for, spoken
 
 ROOT = Path(__file__).parents[1]
 ENV = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "KIVY_NO_ARGS": "1",
@@ -52,6 +52,8 @@ def test_a_whole_game_of_mall_of_horror_is_played_by_touch_to_its_end(games, lan
     assert report["over"] and report["winners"] == report["expected_winners"]
     assert report["final_screen"] == "end"
     assert {"board", "answer", "cover", "end"} <= set(report["screens"])
+    assert report["on_board"] > 10  # one seat asked, nothing secret: answered on the board itself
+    assert report["grace_row"]  # the new-game form's grace, chosen by touch
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-Hant"])
@@ -104,15 +106,15 @@ def test_the_table_hears_the_dice_the_reveals_and_the_breaches_unless_muted(game
 def test_the_narration_is_spoken_in_the_screens_language_once_switched_on(games):
     report = games["zh-Hant"]
     heard = report["sound"]
-    spoken = "\n".join(text for text, _lang in heard["spoken"])
+    spoken_lines = [text for text, _lang in heard["spoken"]]
     assert {lang for _text, lang in heard["spoken"]} == {"zh-Hant"}
     lines = report["narration"]
-    wanted = lines[heard["spoken_from"]:heard["muted_at"]] + lines[heard["unmuted_at"]:]
+    wanted = [said for said in (spoken(line, "zh-Hant") for line in lines[heard["spoken_from"]:]) if said]
     assert len(wanted) > 50
-    missing = [line for line in wanted if line not in spoken]
+    missing = [line for line in wanted if line not in spoken_lines]  # each line said on its own, symbols as words
     assert not missing, missing[:5]
-    assert heard["spoken_muted"] == heard["spoken_before"]  # mute silences the voice too
-    assert report["private"] and not any(line in spoken for line in report["private"])  # no secret is said aloud
+    assert heard["spoken_muted"] > heard["spoken_before"]  # the sound effects' switch leaves the voice on
+    assert report["private"] and not any(spoken(line, "zh-Hant") in spoken_lines for line in report["private"])
 
 
 def test_undo_asks_first_and_says_what_it_takes_back(games):
@@ -124,12 +126,17 @@ def test_undo_asks_first_and_says_what_it_takes_back(games):
     assert "Taken back:" in "\n".join(undo["after"])  # and the board says what was taken back
 
 
-def test_the_secret_dice_show_only_while_held(games):
+def test_the_secret_dice_show_only_behind_the_hand_over_cover(games):
     peeks = games["en"]["peeks"]
-    assert peeks, "no hold-to-peek was offered for the secret dice"
+    assert peeks, "no look at the secret dice was offered on the board"
     for peek in peeks:
-        assert any(ch.isdigit() for ch in peek["held"].splitlines()[0])  # the dice, while the finger is down
-        assert not any(ch.isdigit() for ch in peek["after"])  # gone when it lifts
+        assert not any(ch.isdigit() for ch in peek["button"])  # the board's button names the dice, never shows them
+        assert peek["screen"] == "cover" and "Hand the screen to" in "\n".join(peek["cover"])
+        assert not any(line in text for line in peek["lines"] for text in peek["cover"])  # nothing yet
+        assert peek["stage"] == "secret" and peek["secret"].splitlines() == peek["lines"]  # then the dice
+        assert any(ch.isdigit() for ch in peek["lines"][0])
+        assert peek["back"] == "board"  # hidden again
+        assert not any(line in text for line in peek["lines"] for text in peek["after"])
 
 
 def test_a_game_only_the_tests_know_plays_by_touch_with_its_board_drawn_from_its_parts(games):

@@ -18,9 +18,10 @@ from companion.catalogue import LANGUAGES
 ROOT = Path(__file__).parents[1]
 SHOTS = ROOT / "tests" / "screenshots" / "ui"
 SIZES = ["800x480", "1280x800"]
-SCREENS = ["newgame", "menu", "join", "board-start", "answer", "cover", "cover-after", "answer-cards",
-           "confirm-undo", "board-dice", "board-revealed", "board-round2", "history", "end", "rules-whole",
-           "rules-why", "rules-first"]
+SCREENS = ["newgame", "newgame-end", "menu", "join", "board-start", "answer", "cover", "answer-cards", "board-direct",
+           "board-direct-cards", "confirm-undo", "board-dice", "cover-peek", "peek", "answer-secrets",
+           "board-revealing", "answer-revealing", "board-revealed", "board-round2", "board-dropped", "history", "end",
+           "rules-whole", "rules-why", "rules-first"]
 ENV = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "KIVY_NO_ARGS": "1",
        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
 

@@ -4,8 +4,9 @@
     python tests/uikit.py screens --out folder [--size 800x480]
 
 `game` plays a whole scripted game (a random legal game, its dice scripted into the table's cup) by touch events
-on the widgets: the new-game form, a seat's button, the cover, the answer's button, undo and its confirmation,
-hold-to-peek. It writes what it saw: every text on the screen after each step.
+on the widgets: the new-game form, a seat's button, the board's own answers, the cover, the answer's button, undo
+and its confirmation, a look at the secret dice behind the cover. It writes what it saw: every text on the screen
+after each step.
 `screens` takes a screenshot of every screen in each language and checks each text: it fits its widget, its
 font has every glyph, its key exists in the language.
 """
@@ -50,10 +51,11 @@ from companion.cup import DiceCup  # noqa: E402
 from companion.games import GAMES  # noqa: E402
 from companion.pads.buttons import SETTLE, button_actions  # noqa: E402
 from companion.simulate import random_game  # noqa: E402
+from companion.ui import people  # noqa: E402
 from companion.ui.app import CompanionApp  # noqa: E402
 from companion.ui.screens.board import NarrationLine  # noqa: E402
 from companion.ui.sound import sound_for  # noqa: E402
-from companion.ui.widgets import Action, HoldToPeek, SeatButton  # noqa: E402
+from companion.ui.widgets import Action, SeatButton  # noqa: E402
 
 if "lucky-die" in sys.argv:  # the game only the tests know: its board is drawn by the parts every game uses
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -143,6 +145,54 @@ class Driver:
     def texts(self) -> list[str]:
         return [w.text for w in self.widgets(Label) if w.text]
 
+    def answer_button(self, action: dict):
+        """The button that sends `action` on this screen (the answer screen, or the board's own answers), or None."""
+        found = [w for w in self.widgets(Action) if getattr(w, "answer_action", None) == action]
+        return found[0] if found else None
+
+    async def answer(self, action: dict) -> bool:
+        """Tap the button that sends `action` here (unfolding the cards if it is one; a second tap where the
+        first armed it: "Sure? Tap again"); False if this screen does not offer it."""
+        button = self.answer_button(action)
+        if button is None:
+            toggle = [w for w in self.widgets(Action) if getattr(w, "answer_role", None) == "cards"]
+            if not toggle or toggle[0].tone == "on":  # no cards here, or open already
+                return False
+            await self.tap(toggle[0])
+            await self.until(lambda: self.answer_button(action) is not None, 2)
+            button = self.answer_button(action)
+            if button is None:
+                return False
+        await self.tap(button)
+        again = self.armed(action)
+        if again is not None:
+            await self.tap(again)
+        return True
+
+    async def grace(self, seconds: int) -> bool:
+        """The new-game form's grace before a reveal, by touch (False where the form has no such row)."""
+        found = [w for w in self.widgets(Action) if getattr(w, "grace", None) == seconds]
+        if not found:
+            return False
+        await self.tap(found[0])
+        return self.app.table.reveal_grace == seconds
+
+    async def look(self, button) -> dict:
+        """A seat's secret, looked at from its button (the board's, the answer's): the cover, the secret, hidden
+        again. What each showed."""
+        app = self.app
+        await self.tap(button)
+        seen = {"button": button.text, "screen": app.manager.current, "cover": self.texts()}
+        cover = app.manager.current_screen
+        await self.tap(cover.ids.go)
+        seen["stage"] = getattr(cover, "stage", None)
+        seen["secret"] = cover.ids.message.text
+        seen["secret_texts"] = self.texts()
+        await self.tap(cover.ids.go)
+        seen["after"] = self.texts()
+        seen["back"] = app.manager.current
+        return seen
+
     async def shoot_languages(self, path_of, glyphs, report: dict, before=None) -> dict[str, list[str]]:
         """The screen as it is, shot in each language (then back to English): each shot's path goes in
         report["shots"] and what is wrong on it in report["problems"]; returns each language's texts.
@@ -222,8 +272,31 @@ def shot(path: Path) -> None:
     os.replace(made, path)
 
 
+def box_options(**options) -> BoxOptions:
+    """A box on this machine for a test: a secret question revealed at its last answer, as a script expects, unless
+    told (the box's own default waits a few seconds, for a mis-tap to be changed)."""
+    import dataclasses
+
+    if "reveal_grace" in {f.name for f in dataclasses.fields(BoxOptions)}:
+        options.setdefault("reveal_grace", 0)
+    return BoxOptions(host="127.0.0.1", port=0, address="127.0.0.1", **options)
+
+
 def open_box(db: str, players: list[str] | None = None) -> Box:
-    return Box(BoxOptions(db=db, host="127.0.0.1", port=0, address="127.0.0.1", players=players))
+    return Box(box_options(db=db, players=players))
+
+
+async def drop_a_phone(box: Box, seat: str, grace: float = 0.2) -> None:
+    """A seat's phone comes (a socket of its own, bound to the seat) and goes: the box says so once its drop grace is
+    over (shortened here)."""
+    import aiohttp
+
+    server = box.server
+    if hasattr(server, "drop_grace"):
+        server.drop_grace = grace
+    url = server.url(f"/ws/{box.tokens.seats[seat]}").replace("http://", "ws://", 1) + "?device=" + "k" * 20 + seat
+    async with aiohttp.ClientSession() as session, session.ws_connect(url) as socket:
+        await socket.receive(timeout=5)  # its welcome: the seat is bound to this device
 
 
 async def run_with(app: CompanionApp, script) -> None:
@@ -461,13 +534,14 @@ async def play_game(args) -> dict:
 
         Device.pin_factory = MockFactory()
         pads = pad_config(args.tmp or tempfile.gettempdir(), args.pad)
-    box = Box(BoxOptions(db=db, host="127.0.0.1", port=0, address="127.0.0.1", pads=pads))
+    box = Box(box_options(db=db, pads=pads))
     await box.open()
     box.table.cup = DiceCup(scripted=[tuple(e["roll"]) for e in events if "roll" in e],
                             picks=[e["pick"] for e in events if "pick" in e])
     app = CompanionApp(box, lang=args.lang)
     ears = Ears()
     app.sounds.player = app.sounds.voice = ears
+    app.sounds.line_gap = 0  # no pause between the lines said: nobody listens, and a game says hundreds
     report = {"answers": len(answers), "seen": [], "steps": 0, "undo": None, "peeks": [], "screens": set(),
               "order": []}
 
@@ -478,6 +552,7 @@ async def play_game(args) -> dict:
         assert app.manager.current == "newgame", app.manager.current
         for colour in players:  # the new-game form, by touch: the colours in seating order, then start
             await d.tap(d.find(Action, lambda w, c=colour: getattr(w, "colour", None) == c))
+        report["grace_row"] = await d.grace(0)  # revealed at the last answer: this script changes none
         if args.first_game:  # first-game mode, chosen on the form: each rule explained the first time it comes
             await d.tap(d.find(Action, lambda w: getattr(w, "role", None) == "first_game"))
             report["first"] = {"explained": [], "why_line": None, "why_question": None}
@@ -496,6 +571,7 @@ async def play_game(args) -> dict:
             report["join_texts"] = d.texts()
             await d.tap(app.manager.current_screen.ids.back)
         undone = False
+        looked: set = set()  # (round, seat): the secret dice looked at
         index = 0
         while index < len(answers):
             action = answers[index]
@@ -548,11 +624,14 @@ async def play_game(args) -> dict:
             if screen == "answer" and args.first_game and report["first"]["why_question"] is None:
                 await why_of_the_question(d, report)
             if screen == "board":
-                peek = [w for w in d.widgets(HoldToPeek)]
-                if peek and len(report["peeks"]) < 3:
-                    held: list[str] = []
-                    await d.tap(peek[0], hold=0.05, during=lambda p=peek[0], h=held: h.append(p.text))
-                    report["peeks"].append({"held": held[0], "after": peek[0].text})
+                peek = [w for w in d.widgets(Action) if getattr(w, "role", None) == "peek"
+                        and (table.state.round, w.seat) not in looked]
+                if peek and len(report["peeks"]) < 3:  # the secret dice, behind the cover: once a round
+                    looked.add((table.state.round, peek[0].seat))
+                    secret = [line for _w, reveal, _u in app.secrets_of(peek[0].seat) for line in
+                              reveal().splitlines()]
+                    report["peeks"].append({**await d.look(peek[0]), "lines": secret})
+                    continue
                 if "more" not in report and any(getattr(w, "role", None) == "more" for w in d.widgets(Action)):
                     await earlier_lines(d, report)
                 if not undone and table.can_undo and index > 3:
@@ -561,6 +640,13 @@ async def play_game(args) -> dict:
                     # the answer taken back is given again: go back in the script to it
                     taken = report["undo"]["steps_back"]
                     index -= taken
+                    continue
+                before = len(table.events)
+                if await d.answer(action):  # one seat asked, nothing secret: answered on the board itself
+                    if not await d.until(lambda b=before: len(table.events) > b):
+                        raise RuntimeError(f"the answer {action} was not taken on the board")
+                    report["on_board"] = report.get("on_board", 0) + 1
+                    index += 1
                     continue
                 await d.tap(d.find(SeatButton, lambda w, s=action["seat"]: w.seat == s))
                 await d.until(lambda: app.manager.current != "board")
@@ -600,6 +686,7 @@ async def play_game(args) -> dict:
         report["keys"] = [e.message.key for e in table.narration() if not e.seats]
         report["private"] = [app.words.say(e.message) for e in table.narration() if e.seats]
         await asyncio.sleep(1.5)  # the last step's sounds and voice
+        await asyncio.wait_for(app.sounds.said(), 30)
         report["sound"] = {**sound, "played": ears.played, "spoken": ears.spoken}
         import gc
 
@@ -689,15 +776,8 @@ async def play_game(args) -> dict:
                           "steps_back": 1, "events_before": events}
 
     async def answer(d: Driver, action: dict) -> None:
-        screen = app.manager.current_screen
-        try:
-            button = d.find(Action, lambda w: getattr(w, "answer_action", None) == action)
-        except LookupError:
-            toggle = d.find(Action, lambda w: getattr(w, "answer_role", None) == "cards")
-            await d.tap(toggle)
-            await d.until(lambda: screen.cards_open)
-            button = d.find(Action, lambda w: getattr(w, "answer_action", None) == action, screen)
-        await d.tap(button)
+        if not await d.answer(action):
+            raise LookupError(f"no button sends {action} on screen {app.manager.current}")
 
     try:
         await run_with(app, script)
@@ -717,8 +797,7 @@ async def all_screens(args) -> dict:
     players = ["red", "yellow", "blue", "green"]
     events, _ = random_game(rules, players, random.Random(args.seed))
     db = tempfile.mktemp(suffix=".sqlite3", dir=args.tmp)
-    box = Box(BoxOptions(db=db, host="127.0.0.1", port=0, address="127.0.0.1", wifi_ssid="ZombieTable",
-                         wifi_password="brains"))
+    box = Box(box_options(db=db, wifi_ssid="ZombieTable", wifi_password="brains"))
     await box.open()
     box.table.cup = DiceCup(scripted=[tuple(e["roll"]) for e in events if "roll" in e],
                             picks=[e["pick"] for e in events if "pick" in e])
@@ -731,18 +810,28 @@ async def all_screens(args) -> dict:
         await d.shoot_languages(lambda lang: out / f"{name}-{lang}-{size}.png", glyphs, report,
                                 (lambda: app.goto(goto, **options)) if goto else None)
 
+    def form_end() -> None:
+        app.goto("newgame")
+        app.manager.current_screen.ids.scroll.scroll_y = 0  # its last rows: first-game mode, the grace
+
     async def script(d: Driver):
         table = app.table
+        if hasattr(table, "set_reveal_grace"):
+            table.set_reveal_grace(0)  # each last answer revealed at once, but where the grace is shot
         await capture(d, "newgame", "newgame")
+        await d.shoot_languages(lambda lang: out / f"newgame-end-{lang}-{size}.png", glyphs, report, form_end)
         await capture(d, "menu", "menu")
         table.new_game("mall-of-horror", players, names=NAMES)  # names beside colours on every screen after
+        await d.settle(2)
+        await d.until(lambda: not people.cutting(), 180)  # the Chinese faces learn the names (slow under load)
         await capture(d, "join", "join")
         await capture(d, "board-start", "board")
         await capture(d, "rules-whole", "rules", back="menu")  # the whole book, from the menu
         first = table.rules.prompt(table.state).seats[0]
         await capture(d, "answer", "answer", seat=first)
         app.goto("board")
-        shown = {"revealed": False, "cover": False, "undo": False, "cards": False, "peek": False}
+        shown = {"revealed": False, "cover": False, "undo": False, "cards": False, "peek": False, "direct": False,
+                 "revealing": False, "dropped": False, "secrets": False}
         for event in events:
             if "roll" in event or "pick" in event:
                 continue
@@ -750,13 +839,45 @@ async def all_screens(args) -> dict:
             if not shown["cover"] and prompt.secret:
                 shown["cover"] = True
                 await capture(d, "cover", "cover", seat=prompt.seats[0], stage="before")
-                await capture(d, "cover-after", "cover", seat=prompt.seats[0], stage="after")
             if not shown["cards"] and prompt.kind == "cards":
                 shown["cards"] = True
                 seat = prompt.seats[0]
+                shown["direct"] = True
+                app.goto("board")  # the one seat's answers on the board: pass, or the cards unfolded
+                await d.settle(2)
+                await capture(d, "board-direct", None)
+                app.manager.current_screen.direct_choices.open_cards(True)
+                await capture(d, "board-direct-cards", None)
                 app.goto("answer", seat=seat)
                 app.manager.current_screen.cards_open = True
                 await capture(d, "answer-cards", None)
+            if not shown["secrets"] and app.secrets_of(prompt.seats[0]):
+                shown["secrets"] = True  # its question behind its cover: the secret (the Chief's dice) beside it
+                await capture(d, "answer-secrets", "answer", seat=prompt.seats[0], covered=True)
+            if not shown["dropped"] and not prompt.secret and len(prompt.seats) == 1 and shown.get("round2"):
+                shown["dropped"] = True  # the seat asked had a phone, and it went: answered here
+                await drop_a_phone(box, prompt.seats[0])
+                await d.until(lambda s=prompt.seats[0]: s in app.dropped, 10)
+                app.goto("board")
+                await capture(d, "board-dropped", None)
+            if not shown["revealing"] and prompt.secret and len(prompt.seats) == 1 and \
+                    hasattr(table, "set_reveal_grace"):
+                shown["revealing"] = True  # the last secret answer waits out its grace (no timer: shot at leisure)
+                seat, loop = prompt.seats[0], table.loop
+                table.loop = None
+                table.set_reveal_grace(5)
+                app.goto("board")
+                table.answer(event)
+                app.chosen[(seat, prompt.id)] = dict(event)
+                await d.settle(2)
+                await capture(d, "board-revealing", "board")
+                await capture(d, "answer-revealing", "answer", seat=seat, covered=True)
+                table.set_reveal_grace(0)
+                table.reveal_now()
+                table.loop = loop
+                app.goto("board")
+                await d.settle(1)
+                continue
             if not shown["undo"] and table.can_undo:
                 shown["undo"] = True
                 app.goto("board")
@@ -766,9 +887,13 @@ async def all_screens(args) -> dict:
             app.goto("board")
             table.answer(event)
             await d.settle(1)
-            if not shown["peek"] and app.manager.current == "board" and d.widgets(HoldToPeek):
+            peeks = [w for w in d.widgets(Action) if getattr(w, "role", None) == "peek"]
+            if not shown["peek"] and app.manager.current == "board" and peeks:
                 shown["peek"] = True
                 await capture(d, "board-dice", "board")
+                await capture(d, "cover-peek", "cover", seat=peeks[0].seat, stage="before", purpose="peek")
+                await capture(d, "peek", "cover", seat=peeks[0].seat, stage="secret", purpose="peek")
+                app.goto("board")
             if not shown["revealed"] and app.view.get("revealed") and app.manager.current == "board":
                 shown["revealed"] = True
                 await capture(d, "board-revealed", "board")

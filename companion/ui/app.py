@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import math
 import time
 from pathlib import Path
 
@@ -25,8 +26,8 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.box import Box
 from companion.catalogue import LANGUAGES
-from companion.contract import BALLOT, Line
-from companion.ui import fonts, keyboard, people
+from companion.contract import Line
+from companion.ui import fonts, keyboard, parts, people
 from companion.ui.sound import Sounds
 from companion.ui.widgets import BG, Text
 from companion.ui.words import Words
@@ -53,6 +54,7 @@ class CompanionApp(App):
     font = StringProperty("")
     view = ObjectProperty(None, allownone=True)  # the public view, None with no game
     connected = ListProperty([])  # seats with a phone connected
+    dropped = ListProperty([])  # seats whose phone went and did not come back: answered on the screen
 
     def __init__(self, box: Box, lang: str | None = None, **kwargs):
         super().__init__(**kwargs)
@@ -81,6 +83,14 @@ class CompanionApp(App):
         self._devices_seen = None
         self.explained: set[str] = set()  # first-game mode: the rules this screen has explained in this game
         self._explained_in = None  # ... in which game (the table's generation)
+        # Pass-and-play: each secret answer given on this screen, by (seat, question id), marked as chosen behind
+        # the cover while it may still be changed (the table keeps no one's choice where others may read it).
+        self.chosen: dict[tuple[str, str], dict] = {}
+        self._chosen_in = None  # ... in which game
+        self.view_at = 0.0  # when the view was made: the grace's countdown runs from its "left"
+        self._ticking = None  # the countdown's clock, while a grace runs
+        self._had_phone: set[str] = set()  # seats that had a phone in this game (their drop is said)
+        self._phones_in = None
 
     # -- words --------------------------------------------------------------------------------------------
 
@@ -236,21 +246,40 @@ class CompanionApp(App):
         if seen != self._devices_seen:
             self._devices_seen = seen
             self.connected = seen[0]
+            self.dropped = self._dropped_seats(seen[0])
             self.refresh()
 
     def _poll(self, _dt) -> None:
         server = self.box.server
         connected = server.connected() if server is not None else []
-        if connected != list(self.connected):
-            self.connected = connected
+        dropped = self._dropped_seats(connected)
+        if connected != list(self.connected) or dropped != list(self.dropped):
+            self.connected, self.dropped = connected, dropped
             self.refresh()
+
+    def _dropped_seats(self, connected: list[str]) -> list[str]:
+        """The seats whose phone went: the server's news where it gives it (a phone gone for a few seconds, not a
+        reload), else the seats that had a phone in this game and have none now."""
+        server, table = self.box.server, self.table
+        if server is None or table is None or table.state is None or table.state.over:
+            return []
+        if hasattr(server, "dropped"):
+            return sorted(server.dropped())
+        if self._phones_in != table.generation:
+            self._phones_in, self._had_phone = table.generation, set()
+        self._had_phone.update(connected)
+        return sorted(self._had_phone - set(connected))
 
     # -- keeping up with the table ------------------------------------------------------------------------
 
     def refresh(self, *_args, force: bool = False) -> None:
         table = self.table
         self.view = table.view(None) if table is not None and table.state is not None else None
+        self.view_at = time.monotonic()
         view = self.view
+        if table is not None and self._chosen_in != table.generation:
+            self._chosen_in, self.chosen = table.generation, {}
+        self._count_down(view)
         self.words.names = dict(view["names"]) if view is not None else {}
         people.learn(self, self.words.names.values())  # a name in a script the faces lack: cut again, elsewhere
         public = [entry for entry in table.narration() if not entry.seats] if view is not None else []
@@ -301,9 +330,9 @@ class CompanionApp(App):
         return True
 
     def _hear(self, lines: list[Line]) -> None:
-        """A step's new public lines are heard once the screen shows them (the next frame): their sounds, and the
-        lines spoken when speech is on."""
-        if self.sounds.muted:
+        """A step's new public lines are heard once the screen shows them (the next frame): their sounds unless the
+        effects are off, and the lines spoken when speech is on (each switch applied by Sounds.hear)."""
+        if self.sounds.muted and not self.sounds.speaks:
             return
         said = [(entry.message.key, self.words.say(entry.message)) for entry in lines]
         game_sounds = getattr(self.table.rules, "SOUNDS", None) or {}
@@ -328,14 +357,66 @@ class CompanionApp(App):
         return self.words.seat(seat)
 
     def answer_for(self, seat: str) -> None:
-        """Answer `seat`'s question on the screen: a secret one only after the screen is handed to the seat."""
+        """Answer `seat`'s question on the screen. Where the question would show a secret (the seat's own dice, its
+        ballot, its earlier secret answer to change), the screen is first handed to the seat behind the cover; a
+        question that shows none opens at once (a fresh ballot: the seat's tap, its answer, done)."""
         question = self.table.question(seat) if self.table.state is not None else None
         if question is None:
             return
-        if question.secret or question.kind == BALLOT:
+        from companion.ui.screens.answer import is_secret
+
+        shows_secret = bool(self.secrets_of(seat)) or (is_secret(question) and (
+            question.answered or (seat, question.id) in self.chosen))
+        if shows_secret:
             self.goto("cover", seat=seat, stage="before")
         else:
             self.goto("answer", seat=seat)
+
+    def peek(self, seat: str, back: str = "board", back_options: dict | None = None) -> None:
+        """`seat` looks at its secrets (its dice...): behind the cover, hidden again before the screen goes back."""
+        self.goto("cover", seat=seat, stage="before", purpose="peek", back=back, back_options=back_options)
+
+    def secrets_of(self, seat: str) -> list:
+        """What `seat` alone may look at now (what, reveal(), urgent): shown only behind its cover."""
+        if self.table.state is None:
+            return []
+        return parts.secrets(self.table.view(seat), self.words)
+
+    def on_screen(self, seat: str) -> bool:
+        """The seat answers on this screen: it has no phone connected (or its phone went)."""
+        return seat not in self.connected
+
+    def revealing_left(self, question: str | None = None) -> int | None:
+        """Whole seconds left of the grace before a secret question's reveal (of `question`, when named), or None:
+        asked of the table itself (the view carries the seconds left as of its last change of the board)."""
+        table = self.table
+        if table is None or table.state is None:
+            return None
+        fresh = getattr(table, "revealing", None)
+        revealing = fresh() if callable(fresh) else (self.view or {}).get("revealing")
+        if not revealing or (question is not None and revealing.get("question") != question):
+            return None
+        left = float(revealing.get("left") or 0) - (0 if callable(fresh) else time.monotonic() - self.view_at)
+        return max(0, math.ceil(left))
+
+    def held_seat(self) -> str | None:
+        """The seat whose last secret answer waits out its grace (it may change it meanwhile), or None."""
+        held = getattr(self.table, "held", None) if self.table is not None else None
+        return getattr(held, "seat", None)
+
+    def _count_down(self, view: dict | None) -> None:
+        """While a grace runs, the screen's countdown is told the time four times a second."""
+        running = bool(view and view.get("revealing"))
+        if running and self._ticking is None:
+            self._ticking = Clock.schedule_interval(self._tick, 0.25)
+        elif not running and self._ticking is not None:
+            self._ticking.cancel()
+            self._ticking = None
+
+    def _tick(self, _dt) -> None:
+        screen = self.manager.current_screen if self.manager is not None else None
+        if screen is not None and hasattr(screen, "countdown"):
+            screen.countdown()
 
     def undo_preview(self) -> list[Line]:
         """The public lines the next undo takes back (what the confirmation says)."""

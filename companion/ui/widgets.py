@@ -1,5 +1,5 @@
 """The screen's building blocks, game-free: text that fits its box, seat colours with their symbol and name,
-buttons of at least 48 px, hold-to-peek, QR codes. Their looks are in kv/widgets.kv."""
+buttons of at least 48 px, QR codes. Their looks are in kv/widgets.kv."""
 
 from __future__ import annotations
 
@@ -32,7 +32,6 @@ from kivy.properties import (
     ColorProperty,
     ListProperty,
     NumericProperty,
-    ObjectProperty,
     StringProperty,
 )
 from kivy.uix.behaviors import ButtonBehavior
@@ -490,22 +489,6 @@ class Panel(BoxLayout):
     """A box with the panel colour behind it (kv/widgets.kv)."""
 
     fill = ListProperty(PANEL)
-
-
-class HoldToPeek(Action):
-    """Shows a secret only while a finger holds it; it hides again the moment the finger lifts."""
-
-    reveal = ObjectProperty(None)  # () -> str: the secret's text, asked at each press
-    hidden_text = StringProperty("")
-
-    def on_press(self) -> None:
-        if self.reveal is not None:
-            self.tone = "on"
-            self.text = self.reveal()
-
-    def on_release(self) -> None:
-        self.tone = "normal"
-        self.text = self.hidden_text
 
 
 class Scroll(ScrollView):

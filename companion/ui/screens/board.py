@@ -1,7 +1,9 @@
 """The board at a glance: the game's board (drawn from its parts), who the table waits on (press a seat to answer for
-it), the secret dice (look at your phone, or hold to peek), the last revealed ballot while it is current, and
-this round's narration with the lines that ask for a physical action standing out. Where Undo is grey it says why,
-beside a button that corrects the board."""
+it; where one seat answering here is asked and nothing is secret, its answers stand on the board), the seats that
+may still change a secret answer and the grace before its reveal, a seat whose phone went, the secret dice (look at
+your phone, or here behind the hand-over cover: the board itself never shows a secret), the last revealed ballot
+while it is current, and this round's narration with the lines that ask for a physical action standing out. Where
+Undo is grey it says why, beside a button that corrects the board."""
 
 from __future__ import annotations
 
@@ -11,18 +13,21 @@ from kivy.app import App
 from kivy.graphics import Color, InstructionGroup, RoundedRectangle
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
+from companion.contract import CARDS, PICK, Refusal
 from companion.ui import parts
+from companion.ui.screens.answer import Choices, is_secret
 from companion.ui.screens.base import BaseScreen
 from companion.ui.widgets import (
     ACT,
     CORNER,
+    DANGER,
     DIM,
     TARGET,
     Action,
-    HoldToPeek,
     SeatButton,
     Text,
     settle_height,
@@ -47,6 +52,10 @@ class BoardScreen(BaseScreen):
         self.revealed_texts: list[Text] = []  # the revealed ballot's heading and lines
         self.peek_widgets: dict = {}  # the secrets to look at, by seat, what and whether on a phone
         self.more = None  # the button to the round's earlier lines
+        self.direct_panel: BoxLayout | None = None  # the one seat's answers, on top of the list
+        self.direct_choices: Choices | None = None
+        self.direct_error = ""  # why the board's answer was refused
+        self.direct_seat = ""
         self.undo_row = None  # why Undo is grey, beside the button that corrects the board (kv/board.kv)
 
     def update(self, force: bool = False) -> None:
@@ -60,6 +69,7 @@ class BoardScreen(BaseScreen):
         self._board(view, force)
         self._controls(view, force)
         self._waiting(view, force)
+        self._direct(view, force)
         self._peeks(view, force)
         self._revealed(view, force)
         self._narration(view, force)
@@ -89,24 +99,33 @@ class BoardScreen(BaseScreen):
         if why:
             self.ids.undo_reason.text = app.words.say(why)
             self.ids.correct.text = app.t("ui.correct.open")
-            if row.parent is None:
-                self.ids.listed.add_widget(row, index=len(self.ids.listed.children))
+            if row.parent is None:  # just above the narration
+                listed = self.ids.listed
+                listed.add_widget(row, index=listed.children.index(self.ids.narration.__self__) + 1)
         elif row.parent is not None:
             row.parent.remove_widget(row)
 
     # -- who the table waits on ----------------------------------------------------------------------------
 
     def _waiting(self, view: dict, force: bool) -> None:
-        """Its widgets are made once and only their words change: a new question draws the new words, no more."""
+        """Its widgets are made once and only their words change: a new question draws the new words, no more.
+        The seats asked (tap one to answer for it here), and those that gave a secret answer they may still change;
+        while the last secret answer waits out its grace, the countdown ("Revealing in 3 s: change your answer?")."""
         app = self.app
         prompt = view.get("prompt")
-        key = (json.dumps(prompt, sort_keys=True), tuple(app.connected), app.notice)
+        revealing = view.get("revealing")
+        answered = self._answered_here(view)
+        drops = self._drop_news()
+        key = (json.dumps(prompt, sort_keys=True), tuple(app.connected), tuple(app.dropped), app.notice,
+               json.dumps(revealing.get("question") if revealing else None), tuple(answered), drops)
         if not self.changed("waiting", key, force):
             return
         parts = self.waiting_parts
         if parts is None:
             parts = self.waiting_parts = {
                 "notice": Text(grow=True, base_font=dp(14), ink=ACT, size_hint_y=None),
+                "dropped": Text(grow=True, base_font=dp(14), ink=ACT, size_hint_y=None, halign="left"),
+                "revealing": Text(grow=True, base_font=dp(16), ink=ACT, size_hint_y=None, halign="left"),
                 "none": Text(grow=True, base_font=dp(15), ink=DIM, size_hint_y=None),
                 "title": Text(grow=True, base_font=dp(16), size_hint_y=None, halign="left"),
                 "on": Text(grow=True, base_font=dp(13), ink=DIM, size_hint_y=None, halign="left"),
@@ -114,37 +133,145 @@ class BoardScreen(BaseScreen):
                 "close": Action(size_hint_y=None, height=dp(48), base_font=dp(14), tone="quiet"),
                 "spacer": Widget(size_hint_y=None, height=TARGET),
             }
+            parts["revealing"].role = "countdown"
             parts["seats"].bind(minimum_height=parts["seats"].setter("height"))
             parts["close"].bind(on_release=lambda *_: self.ask_close())
         shown = []
-        if app.notice:
+        if app.notice and app.notice not in drops:
             parts["notice"].text = app.notice
             shown.append(parts["notice"])
-        if not prompt or not prompt.get("waiting"):
+        if drops:  # a seat's phone went: said beside its button, which answers here
+            parts["dropped"].text = "\n".join(drops)
+            shown.append(parts["dropped"])
+        waiting = list(prompt.get("waiting") or []) if prompt else []
+        if not waiting and not answered:
             parts["none"].text = app.t("ui.waiting_none")
             shown.append(parts["none"])
         else:
-            if prompt.get("title"):
+            if prompt and prompt.get("title"):
                 parts["title"].text = app.words.say(prompt["title"])
                 shown.append(parts["title"])
-            parts["on"].text = app.t("ui.waiting_on")
-            shown.append(parts["on"])
+            if revealing:
+                shown.append(parts["revealing"])
+                self.countdown()
+            elif waiting:
+                parts["on"].text = app.t("ui.waiting_on")
+                shown.append(parts["on"])
             buttons = []
-            for seat in prompt["waiting"]:
-                note = app.t("ui.on_phone") if seat in app.connected else app.t("ui.tap_to_answer")
+            for seat in [s for s in (view.get("players") or []) if s in waiting or s in answered]:
+                if revealing or seat in answered:
+                    note = app.t("ui.touch.answered")
+                elif seat in app.dropped:
+                    note = app.t("ui.touch.phone_off")
+                elif seat in app.connected:
+                    note = app.t("ui.on_phone")
+                else:
+                    note = app.t("ui.tap_to_answer")
                 button = self.seat_buttons.get((seat, note))  # kept for the next time this seat is waited on
                 if button is None:
                     button = self.seat_buttons[(seat, note)] = SeatButton(seat, app.colour(seat), note=note)
                     button.bind(on_release=lambda _b, s=seat: app.answer_for(s))
+                button.answered = bool(revealing) or seat in answered
                 buttons.append(button)
             if len(buttons) == 1:  # half the width, as with two or more: its words keep their size
                 buttons.append(parts["spacer"])
             show_only(parts["seats"], buttons)
             shown.append(parts["seats"])
-            if prompt.get("kind") == "ballot":
+            if prompt and prompt.get("kind") == "ballot" and waiting and not revealing:
                 parts["close"].text = app.t("ui.close_ballot")
                 shown.append(parts["close"])
         show_only(self.ids.waiting, shown)
+
+    def countdown(self) -> None:
+        """The grace before a reveal, counted down (the app ticks it while it runs)."""
+        parts = self.waiting_parts
+        left = self.app.revealing_left()
+        if parts is not None and left is not None:
+            parts["revealing"].text = self.app.t("ui.revealing", seconds=left)
+
+    def _answered_here(self, view: dict) -> list[str]:
+        """The seats answering on this screen that gave a secret answer to the open question, which they may still
+        change until the reveal (a phone changes its own)."""
+        prompt = view.get("prompt")
+        if not prompt or not prompt.get("secret"):
+            return []
+        app = self.app
+        waiting = set(prompt.get("waiting") or [])
+        held = app.held_seat()  # its answer waits out the grace: asked still, answered all the same
+        out = []
+        for seat in view.get("players") or []:
+            if seat in waiting or not app.on_screen(seat):
+                continue
+            question = app.table.question(seat)
+            if question is not None and (question.answered or seat == held):
+                out.append(seat)
+        return out
+
+    def _drop_news(self) -> tuple[str, ...]:
+        """The devices' news that a seat's phone went (it is answered here now), in the screen's language."""
+        server = self.app.box.server
+        if server is None:
+            return ()
+        return tuple(self.app.words.say(message) for message in server.problems.values()
+                     if message.key == "devices.seat_dropped")
+
+    # -- the one seat asked, answering on the board -----------------------------------------------------------
+
+    def _direct(self, view: dict, force: bool) -> None:
+        """Where one seat answering here is asked and nothing is secret, its answers stand on the board, below its
+        button (which still opens the question with its facts and its rule)."""
+        found = self._direct_question(view)
+        key = (json.dumps(found.to_json(), sort_keys=True, default=str) if found else None, self.direct_error)
+        if not self.changed("direct", key, force):
+            return
+        listed = self.ids.listed
+        if found is None:
+            self.direct_error = ""
+            if self.direct_panel is not None and self.direct_panel.parent is not None:
+                listed.remove_widget(self.direct_panel)
+            return
+        panel = self.direct_panel
+        if panel is None:  # made once: a new language draws its buttons again, with their state (cards open...)
+            panel = self.direct_panel = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(4))
+            panel.bind(minimum_height=panel.setter("height"))
+            panel.role = "direct"
+            self.direct_choices = Choices(self._send_direct, cols=2, narrow=True, height=dp(52), font=dp(15))
+        panel.clear_widgets()
+        if self.direct_error:  # why the answer was refused, above the answers
+            panel.add_widget(Text(text=self.direct_error, grow=True, base_font=dp(14), ink=DANGER, size_hint_y=None,
+                                  halign="left"))
+        self.direct_choices.show(found)
+        panel.add_widget(self.direct_choices)
+        self.direct_seat = found.seat
+        waiting = self.ids.waiting.__self__
+        if panel.parent is None or listed.children.index(panel) != listed.children.index(waiting) - 1:
+            if panel.parent is not None:
+                panel.parent.remove_widget(panel)
+            listed.add_widget(panel, index=listed.children.index(waiting))  # right below who is asked
+        self.ids.scroll.scroll_y = 1
+
+    def _direct_question(self, view: dict):
+        prompt = view.get("prompt")
+        if not prompt or prompt.get("secret") or view.get("revealing") or len(prompt.get("waiting") or []) != 1:
+            return None
+        seat = prompt["waiting"][0]
+        if not self.app.on_screen(seat) or self.app.secrets_of(seat):
+            return None  # (a seat with a secret, the Chief's dice: its question shows them, behind its cover)
+        question = self.app.table.question(seat)
+        if question is None or is_secret(question) or question.kind not in (PICK, CARDS) or not question.choices:
+            return None
+        return question
+
+    def _send_direct(self, action: dict) -> None:
+        app = self.app
+        question = app.table.question(self.direct_seat) if app.table.state is not None else None
+        try:
+            app.table.answer(action, question=question.id if question is not None else None)
+        except Refusal as refused:
+            self.direct_error = refused.text(app.lang)
+            self._direct(app.view, force=False)
+            return
+        self.direct_error = ""
 
     def ask_undo(self) -> None:
         app = self.app
@@ -167,31 +294,36 @@ class BoardScreen(BaseScreen):
     # -- secrets to look at now -----------------------------------------------------------------------------
 
     def _peeks(self, view: dict, force: bool) -> None:
+        """A seat the table waits on to look at its secret (the Chief's dice): on its phone, or here behind the
+        hand-over cover (its button names the secret, never shows it). A seat asked now looks in its question."""
         app = self.app
+        asked = set((view.get("prompt") or {}).get("waiting") or [])
         found = []
         for seat in view.get("players") or []:
-            for what, reveal, urgent in parts.secrets(app.table.view(seat), app.words):
+            if seat in asked and app.on_screen(seat):
+                continue  # its button opens its question behind the cover, the secret beside it
+            for what, _reveal, urgent in app.secrets_of(seat):
                 if urgent:
-                    found.append((seat, what, reveal))
-        key = ([(seat, what) for seat, what, _ in found], tuple(app.connected))
+                    found.append((seat, what))
+        key = (found, tuple(app.connected))
         if not self.changed("peeks", key, force):
             return
         box = self.ids.peeks
         shown = []
-        for seat, what, reveal in found:
-            on_phone = seat in app.connected
+        for seat, what in found:
+            on_phone = not app.on_screen(seat)
             widget = self.peek_widgets.get((seat, what, on_phone))
             if widget is None:  # made the first time, kept for the next (the dice come every round)
                 if on_phone:
                     widget = Text(text=app.t("ui.look_at_phone", seat=seat, what=what), grow=True, base_font=dp(15),
                                   ink=ACT, size_hint_y=None)
                 else:
-                    label = app.t("ui.hold_to_peek", seat=seat, what=what)
-                    widget = HoldToPeek(text=label, hidden_text=label, size_hint_y=None, height=dp(64),
-                                        base_font=dp(15))
+                    widget = Action(text=app.t("ui.touch.look", seat=seat, what=what), size_hint_y=None,
+                                    height=dp(56), base_font=dp(15))
+                    widget.role = "peek"
+                    widget.seat = seat
+                    widget.bind(on_release=lambda _b, s=seat: app.peek(s))
                 self.peek_widgets[(seat, what, on_phone)] = widget
-            if not on_phone:
-                widget.reveal = reveal  # this step's secret
             shown.append(widget)
         show_only(box, shown)
         settle_height(box)
@@ -353,8 +485,14 @@ class NarrationLine(Text):
         self.fbind("size", self._place_box)
         self._tint()
 
+    def on_touch_down(self, touch) -> bool:
+        if self.why is not None and self.collide_point(*touch.pos):
+            touch.ud["narration_line"] = id(self)  # a tap begun here (a list hands a lifted finger to all its lines)
+        return super().on_touch_down(touch)
+
     def on_touch_up(self, touch) -> bool:
-        if self.why is not None and self.collide_point(*touch.pos) and touch.grab_current is None:
+        if self.why is not None and touch.ud.get("narration_line") == id(self) and self.collide_point(*touch.pos) \
+                and touch.grab_current is None:
             App.get_running_app().goto("rules", items=[self.why])
             return True
         return super().on_touch_up(touch)

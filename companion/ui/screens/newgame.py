@@ -24,6 +24,8 @@ from companion.ui.widgets import DANGER, DIM, INK, TARGET, Action, Mark, Text
 
 log = logging.getLogger("companion.ui")
 
+LABEL_WIDTH = dp(150)  # the form's row labels
+GRACE_MOST = 5  # seconds: the longest grace before a reveal the table takes (companion/table.py)
 USED_SHOWN = 8  # names used before offered at once (the latest): two rows of buttons
 WIDE_FROM = "\u2e80"  # from here on, characters the Latin font lacks (CJK and the forms around it)
 FIELD = (0.2, 0.21, 0.25, 1)  # a name's field, and with the focus
@@ -78,7 +80,7 @@ class NewGameScreen(BaseScreen):
             self.game = next(iter(GAMES))
         setup = GAMES[self.game].SETUP
         key = (self.game, tuple(self.players), repr(sorted(self.options.items())), repr(self.refusal), app.view is None,
-               app.table.first_game_mode)
+               app.table.first_game_mode, getattr(app.table, "reveal_grace", None))
         if not self.changed("form", key, force):
             return
         words = app.words
@@ -96,6 +98,15 @@ class NewGameScreen(BaseScreen):
         if self.error:  # at the top, where the form is scrolled to: the line is seen where it is said
             form.add_widget(Text(text=self.error, grow=True, size_hint_y=None, base_font=dp(15), ink=DANGER))
             ids.scroll.scroll_y = 1
+        # The language first: a table that does not read the screen's language finds its own at once.
+        row = self._row(app.t("ui.language"))
+        for code, name in words.languages().items():
+            button = Action(text=name, tone="on" if code == app.lang else "normal", base_font=dp(15),
+                            font_name=fonts.font_for(code))
+            button.fixed_font = True
+            button.bind(on_release=lambda _b, c=code: app.set_lang(c))
+            row.add_widget(button)
+        form.add_widget(row)
         if len(GAMES) > 1:
             row = self._row(app.t("ui.game"))
             for name, game in GAMES.items():
@@ -139,18 +150,34 @@ class NewGameScreen(BaseScreen):
         button.bind(on_release=lambda _b: self._first_game(not first))
         row.add_widget(button)
         form.add_widget(row)
-        row = self._row(app.t("ui.language"))
-        for code, name in words.languages().items():
-            button = Action(text=name, tone="on" if code == app.lang else "normal", base_font=dp(15),
-                            font_name=fonts.font_for(code))
-            button.fixed_font = True
-            button.bind(on_release=lambda _b, c=code: app.set_lang(c))
-            row.add_widget(button)
-        form.add_widget(row)
+        self._grace(form)
         count = len(self.players)
         ids.start.enabled = ids.continue_game.enabled = setup.min_players <= count <= setup.max_players
         ids.start.text = app.t("ui.start_game", count=count)
         ids.continue_game.text = app.t("ui.continue_game")
+
+    def _grace(self, form) -> None:
+        """The seconds the last secret answer waits before its reveal (a mis-tap changed meanwhile): the table's
+        own setting, kept in the save file, set here for this game and the next."""
+        app = self.app
+        table = app.table
+        if not hasattr(table, "set_reveal_grace"):
+            return
+        row = self._row(app.t("ui.reveal_grace"))
+        for seconds in range(GRACE_MOST + 1):
+            button = Action(text=app.t("ui.touch.seconds", seconds=seconds), base_font=dp(15),
+                            tone="on" if seconds == table.reveal_grace else "normal")
+            button.grace = seconds
+            button.bind(on_release=lambda _b, n=seconds: self._set_grace(n))
+            row.add_widget(button)
+        form.add_widget(row)
+
+    def _set_grace(self, seconds: int) -> None:
+        try:
+            self.app.table.set_reveal_grace(seconds)
+        except Refusal as refused:
+            self.refusal = refused
+        self.update(force=True)
 
     def _names(self, form) -> None:
         """A name's field for each seat chosen (in seating order, two to a row), then the names used before."""
@@ -269,9 +296,11 @@ class NewGameScreen(BaseScreen):
         return {c: self.fields[c].text for c in self.players if c in self.fields and self.fields[c].text != ""}
 
     def _row(self, label: str) -> BoxLayout:
+        """A row of the form: its label in a column of its own width (not a share of the buttons': "Gam/e" once
+        wrapped beside four games), then its buttons."""
         row = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(4))
-        row.add_widget(Text(text=label, base_font=dp(14), min_font=dp(9), halign="left", size_hint_x=0.28,
-                            ink=DIM))
+        row.add_widget(Text(text=label, base_font=dp(14), min_font=dp(9), halign="left", size_hint_x=None,
+                            width=LABEL_WIDTH, ink=DIM))
         return row
 
     def _set(self, game: str) -> None:
