@@ -180,6 +180,9 @@ def _box_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--game", default="mall-of-horror", help="the game of a new table (with --players)")
     sub.add_argument("--players", help="start a new game with these colours, e.g. red,blue,yellow,green")
     sub.add_argument("--options", help='table options as JSON, e.g. \'{"end_timing": "round_end"}\'')
+    sub.add_argument("--reveal-grace", type=int, choices=range(6), default=3, metavar="SECONDS",
+                     help="the seconds the last secret answer waits before its reveal, to be changed (0-5, default "
+                          "3), for a save file that keeps none (the new-game forms set it)")
     sub.add_argument("--wifi-ssid", help="the table's Wi-Fi name, to offer a QR code that joins it")
     # Still parsed, only to be refused: unknown, `--wifi-password x` would pass for an abbreviated
     # --wifi-password-file and the error would print the password as a file name.
@@ -399,7 +402,7 @@ def _box(args: argparse.Namespace):
     return BoxOptions(
         db=args.db or str(default_db_path()), host=args.host, port=args.port, address=args.address,
         game=args.game, players=players, options=options, wifi_ssid=args.wifi_ssid,
-        wifi_password=password, pads=args.pads,
+        wifi_password=password, pads=args.pads, reveal_grace=args.reveal_grace,
     )
 
 

@@ -53,7 +53,7 @@ def bench_pads_flood(quiet: float = 10.0, flood: float = 20.0, rate: float = 100
         server = subprocess.Popen(
             [sys.executable, "-m", "companion", "serve", "--db", os.path.join(folder, "flood.sqlite3"),
              "--host", "127.0.0.1", "--port", "0", "--game", game, "--players", ",".join(seats), "--no-qr",
-             "--pads", config],
+             "--pads", config, "--reveal-grace", "0"],  # latencies measured, not the grace before a reveal
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         printed: list[float] = []  # when the server printed each pads line
         try:

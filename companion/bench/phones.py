@@ -424,7 +424,8 @@ def bench_phones(clients: int = 6, answers: int = 300, seed: int = 1, comings: i
         disk = disk_syncs(folder)
         server = subprocess.Popen(
             [sys.executable, "-m", "companion", "serve", "--db", os.path.join(folder, "bench.sqlite3"),
-             "--host", "127.0.0.1", "--port", "0", "--game", game, "--players", ",".join(seats), "--no-qr"],
+             "--host", "127.0.0.1", "--port", "0", "--game", game, "--players", ",".join(seats), "--no-qr",
+             "--reveal-grace", "0"],  # the bots answer at once: the acknowledgements are measured, not the grace
             stdout=subprocess.PIPE, text=True)
         try:
             urls = serve_urls(server, len(seats))

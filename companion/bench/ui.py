@@ -150,7 +150,7 @@ async def _measure(kind: str, idle: float, answers: int, first: dict, lang: str 
         players = seats_for(rules, 4)
         folder = tempfile.mkdtemp()
         box = Box(BoxOptions(db=os.path.join(folder, "bench.sqlite3"), host="127.0.0.1", port=0,
-                             address="127.0.0.1"))
+                             address="127.0.0.1", reveal_grace=0))  # the scripted answers follow at once
         await box.open()
 
         def new_game(seed: int) -> list[dict]:
