@@ -348,7 +348,7 @@ class BoardScreen(BaseScreen):
             settle_height(box)
             return
         title, lines = result
-        texts = [app.t("ui.round_step", round=view.get("round"), step=title), *lines]
+        texts = [title, *lines]  # its title says the step it was cast in (and the round, where the game has them)
         while len(self.revealed_texts) < len(texts):  # made once, then given each reveal's words
             self.revealed_texts.append(_revealed_text(first=not self.revealed_texts))
         for widget, text in zip(self.revealed_texts, texts, strict=False):
