@@ -24,7 +24,8 @@ class Serve:
 
     def __init__(self, db: Path | str, *args: str, players: list[str] | None = FOUR, wrap: list[str] = (),
                  port: int = 0, env: dict[str, str] | None = None):
-        command = ["--db", str(db), "--host", "127.0.0.1", "--port", str(port), "--no-qr"]
+        # No grace before a reveal unless a test gives one: these tests answer the next question at once.
+        command = ["--db", str(db), "--host", "127.0.0.1", "--port", str(port), "--no-qr", "--reveal-grace", "0"]
         if players:
             command += ["--players", ",".join(players)]
         command += list(args)

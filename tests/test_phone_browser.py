@@ -465,10 +465,13 @@ def character(kind: str, lang: str = "en") -> str:
 
 
 def purpose(vote: dict) -> dict:
-    """What a revealed vote was for, as its board says it (a victim vote says where)."""
+    """What a revealed vote was for, as its board says it: the round it was cast in, and what (a victim vote says
+    where)."""
     if vote["purpose"] == "victim":
-        return {"key": "mall.board.vote_at", "params": {"purpose": "victim", "location": vote["location"]}}
-    return {"key": f"mall.purpose.{vote['purpose']}", "params": {}}
+        what = {"key": "mall.board.vote_at", "params": {"purpose": "victim", "location": vote["location"]}}
+    else:
+        what = {"key": f"mall.purpose.{vote['purpose']}", "params": {}}
+    return {"key": "mall.board.ballot_round", "params": {"round": vote.get("round", "?"), "what": what}}
 
 
 # -- a whole round from phones --------------------------------------------------------------------------------
@@ -1098,8 +1101,9 @@ def test_the_host_shows_the_qr_codes_closes_a_ballot_and_answers_for_a_missing_p
     host.page.screenshot(path=tmp_path / "host.png", full_page=True)
     close.click()
     revealed = host.page.locator("#revealed")
-    host.shows_said(revealed.locator("h2"), say("page.revealed", purpose=purpose(
-        {"purpose": "victim", "location": 1})) + " (" + say("page.revote") + ")")
+    host.shows_said(revealed.locator("h2"), lambda: say("page.revealed", purpose=purpose(
+        host.view().get("revealed") or {"purpose": "?"})) + " (" + say("page.revote") + ")")
+    assert host.view()["revealed"]["purpose"] == "victim" and host.view()["revealed"]["location"] == 1
     expect(revealed.locator(".ballot-row[data-voter=yellow]")).to_have_text(
         shows(f"Yellow {say('page.votes', count=1)} → {say('page.abstained')}"))
     expect(revealed.locator(".leaders")).to_have_text(re.compile(r"Chosen:\s*■\s*Blue"))

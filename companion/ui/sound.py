@@ -68,7 +68,7 @@ def sound_for(key: str, sounds: Mapping[str, str]) -> str | None:
 
 def spoken(text: str, lang: str) -> str:
     """A line as the voice says it in `lang`: each symbol a word or a pause of the language, ⓘ dropped, the spaces
-    and pauses left tidy ("Red → 4 Parking" -> "Red to 4 Parking", "Round 2 · Vote" -> "Round 2, Vote")."""
+    and pauses left tidy ("Red → 4" -> "Red to 4", "Round 2 · Vote" -> "Round 2, Vote")."""
     words: dict[str, str] = {}
     out = []
     for ch in text:

@@ -25,7 +25,7 @@ class Score:
 
     seat: str
     total: str  # the row's last cell: its total, or its result
-    made_of: str  # the other cells, each after its column's name ("Living characters: Pin-up 7 + Gunman 3")
+    made_of: str  # the other cells, each after its column's name ("Survivors: A 7 + B 3")
     won: bool
 
 
