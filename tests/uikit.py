@@ -53,7 +53,7 @@ from companion.pads.buttons import SETTLE, button_actions  # noqa: E402
 from companion.simulate import random_game  # noqa: E402
 from companion.ui import people  # noqa: E402
 from companion.ui.app import CompanionApp  # noqa: E402
-from companion.ui.screens.board import NarrationLine  # noqa: E402
+from companion.ui.screens.board import NarrationLine, pinned_acts  # noqa: E402
 from companion.ui.sound import sound_for  # noqa: E402
 from companion.ui.widgets import Action, SeatButton  # noqa: E402
 
@@ -435,13 +435,16 @@ def press_pad(button: int) -> None:
 
 
 def narration_in_order(app: CompanionApp) -> bool:
-    """The board's narration, top to bottom, is the latest lines newest first (and the newest line is there)."""
+    """The board's narration, top to bottom, is the latest lines newest first (and the newest line is there), after
+    the last step's instructions of a round it ended, kept on top."""
     lines = [w.text.removeprefix("▶ ") for w in reversed(app.manager.current_screen.ids.narration.children)
              if isinstance(w, NarrationLine)]
     at_hand = app.table.rules_at_hand()  # a line with a rule behind it ends in the catalogue's mark ("Why?")
     public = [app.t("rules.line", text=app.words.say(e.message)) if at_hand.of(e.message) else app.words.say(e.message)
               for e in app.public_lines]
-    return bool(lines) and lines == public[::-1][:len(lines)]
+    pinned = pinned_acts(app.public_lines, app.fresh_from, app.view.get("round"))
+    wanted = [public[i] for i in pinned] + [text for i, text in reversed(list(enumerate(public))) if i not in pinned]
+    return bool(lines) and lines == wanted[:len(lines)]
 
 
 # -- a whole game by touch ------------------------------------------------------------------------------------
@@ -831,7 +834,7 @@ async def all_screens(args) -> dict:
         await capture(d, "answer", "answer", seat=first)
         app.goto("board")
         shown = {"revealed": False, "cover": False, "undo": False, "cards": False, "peek": False, "direct": False,
-                 "revealing": False, "dropped": False, "secrets": False}
+                 "revealing": False, "dropped": False, "secrets": False, "pinned": False}
         for event in events:
             if "roll" in event or "pick" in event:
                 continue
@@ -897,6 +900,15 @@ async def all_screens(args) -> dict:
             if not shown["revealed"] and app.view.get("revealed") and app.manager.current == "board":
                 shown["revealed"] = True
                 await capture(d, "board-revealed", "board")
+            pinned = pinned_acts(app.public_lines, app.fresh_from, app.view.get("round"))
+            if not shown["pinned"] and pinned and app.manager.current == "board":
+                shown["pinned"] = True  # the step ended the round: its instructions stay on top of the new round
+                await capture(d, "board-pinned", "board")
+                lines = [w for w in reversed(app.manager.current_screen.ids.narration.children)
+                         if isinstance(w, NarrationLine)]
+                first = app.words.say(app.public_lines[pinned[0]].message)
+                assert first in lines[0].text, (first, [w.text for w in lines[:3]])
+                assert narration_in_order(app)
             if table.state.round == 2 and not shown.get("round2") and app.manager.current == "board":
                 shown["round2"] = True
                 await capture(d, "board-round2", "board")

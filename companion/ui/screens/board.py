@@ -38,6 +38,12 @@ NARRATION_SHOWN = 14  # lines of the round on the board, past those of the last 
 SPARE_LINES = 24  # narration widgets kept off the screen for the next lines (a step says up to about twenty)
 
 
+def pinned_acts(public: list, fresh_from: int, round_now: int | None) -> list[int]:
+    """The last step's lines that ask the table to act, of a round the step ended (newest first): kept on top."""
+    return [index for index in reversed(range(fresh_from, len(public)))
+            if public[index].act and public[index].round != round_now]
+
+
 class BoardScreen(BaseScreen):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -406,14 +412,9 @@ class BoardScreen(BaseScreen):
                 count += 1
         shown_round = None
         at_hand = app.table.rules_at_hand()
-        for index in reversed(range(start, len(public))):
-            if count >= NARRATION_SHOWN and index < app.fresh_from:
-                shown.append(self._more_lines())
-                break
+
+        def said(index: int) -> NarrationLine:
             entry = public[index]
-            if entry.round != shown_round:
-                shown_round = entry.round
-                shown.append(kept(("round", entry.round, app.lang), lambda r=entry.round: head(r)))
             text = app.words.say(entry.message)
             rule = at_hand.of(entry.message)
             if rule is not None:  # a tap on the line shows the rule behind it ("Why?")
@@ -421,7 +422,28 @@ class BoardScreen(BaseScreen):
             widget = kept((index, text, entry.act), lambda t=text, a=entry.act: line(t, a))
             widget.why = (rule, at_hand.now(rule, entry.message)) if rule is not None else None
             widget.fresh = index >= app.fresh_from
-            shown.append(widget)
+            return widget
+
+        # The last step's instructions for the pieces stay on top when the step also ended the round: under the new
+        # round's heading they fell below it, out of sight.
+        pinned = pinned_acts(public, app.fresh_from, view.get("round"))
+        if pinned:
+            shown.append(kept(("pinned", app.lang), lambda: Text(
+                text=app.t("ui.acts_of_last_round"), grow=True, base_font=dp(14), ink=ACT, size_hint_y=None,
+                halign="left")))
+            shown.extend(said(index) for index in pinned)
+            count += len(pinned)
+        for index in reversed(range(start, len(public))):
+            if index in pinned:
+                continue
+            if count >= NARRATION_SHOWN and index < app.fresh_from:
+                shown.append(self._more_lines())
+                break
+            entry = public[index]
+            if entry.round != shown_round:
+                shown_round = entry.round
+                shown.append(kept(("round", entry.round, app.lang), lambda r=entry.round: head(r)))
+            shown.append(said(index))
             count += 1
         show_only(self.ids.narration, shown)
         for key, widget in made.items():  # off the screen now: kept to show a later line
